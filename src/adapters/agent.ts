@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { agentArgs, promptFor } from '../core/agent-args.js';
+import { tmuxSessionName } from '../core/naming.js';
+import type { RunPaths } from '../core/paths.js';
+import type { RunSpec, SessionMode, SessionRecord } from '../core/types.js';
+import { appendLine, readText, writeFileAtomic } from './files.js';
+import { DEFAULT_STOP_GRACE, stopProcess, type StopGrace } from './processes.js';
+import { appendRestart, readAgent, writeSession } from './store.js';
+
+// Starting and stopping one run's agent session through the wrapper in tmux.
+
+/** The wrapper ships beside the bundle in the package: dist/ and src/wrapper/ are siblings. */
+export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
+
+/** Variables that belong to the launching terminal, not to the agent. */
+const NOT_CAPTURED = new Set(['TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'COLUMNS', 'LINES']);
+
+/**
+ * The launching environment, as NAME=value lines for the wrapper (which exports them literally),
+ * so a restart by cron or launchd gives the agent the same credentials and settings as launch did.
+ */
+export function captureEnvironment(env: NodeJS.ProcessEnv): string {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || NOT_CAPTURED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /[\n\r\0]/.test(value)) continue;
+    lines.push(`${name}=${value}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface SessionStart {
+  spec: RunSpec;
+  paths: RunPaths;
+  mode: SessionMode;
+  previous: SessionRecord | null;
+  reason: string;
+  exit: number | null;
+  now: Date;
+}
+
+/**
+ * Records the new session before starting it: if this process dies in between, the next pass
+ * sees a session that never ran and starts it again (a restart counted twice, never an agent twice).
+ */
+export async function startSession(s: SessionStart): Promise<SessionRecord> {
+  const { Tmux } = await import('./tmux.js');
+  const tmux = new Tmux(s.spec.paths.tmux);
+  const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
+  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode));
+  writeSession(s.paths, session);
+  if (s.mode !== 'initial') appendRestart(s.paths, { at: s.now, mode: s.mode, exit: s.exit, reason: s.reason });
+  // Segment marker: each session's part of output.log starts with one line saying which it is.
+  appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, at: s.now.toISOString() }));
+  const name = tmuxSessionName(s.spec.id);
+  await tmux.killSession(name); // a finished wrapper's session may linger for a moment
+  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode)];
+  await tmux.newSession(name, s.paths.workspace, argv);
+  return session;
+}
+
+/** Stops the current session's agent (SIGINT, SIGTERM, SIGKILL) and waits for its exit record. */
+export async function stopAgent(paths: RunPaths, session: SessionRecord | null, grace: StopGrace = DEFAULT_STOP_GRACE): Promise<string> {
+  const agent = readAgent(paths, session);
+  if (!agent || !session) return 'gone';
+  const how = await stopProcess(agent.pid, agent.startTime, grace);
+  if (how === 'gone') return how;
+  const deadline = Date.now() + 3_000;
+  while (readText(paths.exitFile(session.n)) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return how;
+}
+
+export async function removeTmuxSession(tmuxBin: string, id: string): Promise<void> {
+  const { Tmux } = await import('./tmux.js');
+  await new Tmux(tmuxBin).killSession(tmuxSessionName(id));
+}

@@ -1,0 +1,28 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { resolveSettings, type ConfigProblem, type Settings } from '../core/config.js';
+import { readText } from './files.js';
+
+// Reads config.yaml and the environment; validation itself is pure (core/config).
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME || homedir();
+  const base = env.XDG_CONFIG_HOME || join(home, '.config');
+  return join(base, 'overnight', 'config.yaml');
+}
+
+export function loadSettings(flags: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): { settings: Settings; problems: ConfigProblem[] } {
+  const home = env.HOME || homedir();
+  const path = configPath(env);
+  const problems: ConfigProblem[] = [];
+  let data: unknown = undefined;
+  try {
+    const text = readText(path);
+    if (text !== null) data = parse(text);
+  } catch (err) {
+    problems.push({ key: '', source: path, value: undefined, message: `cannot be read as YAML (${(err as Error).message.split('\n')[0]}); fix or remove it` });
+  }
+  const resolved = resolveSettings({ home, env, flags, file: data === undefined ? undefined : { path, data } });
+  return { settings: resolved.settings, problems: [...problems, ...resolved.problems] };
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { execa } from 'execa';
+
+// Process identity is (pid, start time): a recycled pid is a dead agent.
+
+/** Linux: /proc/<pid>/stat field 22, read after the last `)`; macOS: `ps -o lstart=`. */
+export async function startTimeOf(pid: number): Promise<string | null> {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return fields[19] ?? null;
+    } catch {
+      return null;
+    }
+  }
+  const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false });
+  const text = String(r.stdout).trim().replace(/\s+/g, ' ');
+  return r.exitCode === 0 && text ? text : null;
+}
+
+export async function isAlive(pid: number, startTime: string): Promise<boolean> {
+  return (await startTimeOf(pid)) === startTime;
+}
+
+/** Signals the agent's process group (the wrapper gives it one), else the process alone. */
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function waitUntilDead(pid: number, startTime: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!(await isAlive(pid, startTime))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface StopGrace {
+  interruptMs: number;
+  terminateMs: number;
+}
+
+export const DEFAULT_STOP_GRACE: StopGrace = { interruptMs: 10_000, terminateMs: 5_000 };
+
+/** SIGINT, then SIGTERM, then SIGKILL, each after its grace. Returns how it ended. */
+export async function stopProcess(pid: number, startTime: string, grace = DEFAULT_STOP_GRACE): Promise<'gone' | NodeJS.Signals> {
+  if (!(await isAlive(pid, startTime))) return 'gone';
+  signal(pid, 'SIGINT');
+  if (await waitUntilDead(pid, startTime, grace.interruptMs)) return 'SIGINT';
+  signal(pid, 'SIGTERM');
+  if (await waitUntilDead(pid, startTime, grace.terminateMs)) return 'SIGTERM';
+  signal(pid, 'SIGKILL');
+  await waitUntilDead(pid, startTime, 2_000);
+  return 'SIGKILL';
+}

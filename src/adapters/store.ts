@@ -1,0 +1,121 @@
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { isRunId, tmuxSessionName } from '../core/naming.js';
+import { runPaths, type RunPaths } from '../core/paths.js';
+import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
+import type { Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
+import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
+import { isAlive } from './processes.js';
+import type { PaneInfo } from './tmux.js';
+
+// Reads and writes one run's files. Names come from the run id; nothing is stored twice.
+
+/** A file of a run that cannot be used, named so the user can fix it. */
+export class RunFileError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/** Run ids under the root, oldest first; anything else there (logs, locks, temp dirs) is ignored. */
+export function listRunIds(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names.filter(isRunId).sort();
+}
+
+export function readSpec(paths: RunPaths): RunSpec {
+  let text: string | null;
+  try {
+    text = readText(paths.runYaml);
+  } catch (err) {
+    throw new RunFileError('run.yaml', `cannot be read (${(err as Error).message})`);
+  }
+  if (text === null) throw new RunFileError('run.yaml', 'is missing');
+  try {
+    return specFromDoc(parse(text));
+  } catch (err) {
+    throw new RunFileError('run.yaml', `is corrupt (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+export function writeSpec(paths: RunPaths, spec: RunSpec): void {
+  writeFileAtomic(paths.runYaml, stringify(specToDoc(spec), { lineWidth: 0 }));
+}
+
+export function readSentinel(paths: RunPaths): Sentinel | null {
+  for (const kind of ['FAILED', 'DONE'] as const) {
+    const text = readText(kind === 'DONE' ? paths.done : paths.failed);
+    if (text !== null) return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
+  }
+  return null;
+}
+
+export function hasSentinel(paths: RunPaths): boolean {
+  return exists(paths.done) || exists(paths.failed);
+}
+
+export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string): void {
+  writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, reason.replace(/\n/g, ' ') + '\n');
+}
+
+export function readSession(paths: RunPaths): SessionRecord | null {
+  const text = readText(paths.session);
+  if (text === null) return null;
+  try {
+    return parseSession(text);
+  } catch {
+    throw new RunFileError('.overnight/session.json', 'is corrupt; remove it to have the next pass resume the run');
+  }
+}
+
+export function writeSession(paths: RunPaths, session: SessionRecord): void {
+  writeFileAtomic(paths.session, serializeSession(session));
+}
+
+export function readRestarts(paths: RunPaths): RestartEntry[] {
+  return parseRestartLog(readText(paths.restartLog) ?? '');
+}
+
+export function appendRestart(paths: RunPaths, entry: RestartEntry): void {
+  appendLine(paths.restartLog, formatRestart(entry));
+}
+
+/** One JSON line per transition, for status and for the person reading it in the morning. */
+export function appendEvent(paths: RunPaths, at: Date, event: Record<string, unknown>): void {
+  appendLine(paths.events, JSON.stringify({ at: at.toISOString(), ...event }));
+}
+
+/** The current session's agent: pid and start time as the wrapper recorded them. */
+export function readAgent(paths: RunPaths, session: SessionRecord | null): { pid: number; startTime: string } | null {
+  if (!session) return null;
+  const text = readText(paths.pidFile(session.n));
+  return text === null ? null : parsePidRecord(text);
+}
+
+/** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
+export async function observe(paths: RunPaths, id: string, panes: () => Promise<Map<string, PaneInfo>>): Promise<Observation> {
+  const session = readSession(paths);
+  const agent = readAgent(paths, session);
+  const agentAlive = agent ? await isAlive(agent.pid, agent.startTime) : false;
+  const exitText = session ? readText(paths.exitFile(session.n)) : null;
+  return {
+    sentinel: readSentinel(paths),
+    paused: exists(paths.pause) || exists(join(dirname(paths.workspace), 'PAUSE')),
+    session,
+    agentAlive,
+    wrapperAlive: agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false),
+    exit: exitText !== null && session ? parseExitRecord(exitText, session.n) : null,
+    restarts: readRestarts(paths),
+    reportExists: exists(paths.report),
+    outputAt: mtime(paths.outputLog),
+  };
+}
+
+export const pathsFor = runPaths;

@@ -1,0 +1,45 @@
+import { execa } from 'execa';
+
+// Thin adapter over the tmux binary. `=name` targets match a session name exactly.
+
+export interface PaneInfo {
+  /** The pane's process (the wrapper) is still running. */
+  alive: boolean;
+  pid: number;
+}
+
+/** TMUX would point the client at the caller's own server; we always use the default socket. */
+function tmuxEnv(): Record<string, string | undefined> {
+  return { TMUX: undefined, TMUX_PANE: undefined };
+}
+
+export class Tmux {
+  constructor(readonly bin: string) {}
+
+  private run(args: string[]) {
+    return execa(this.bin, args, { env: tmuxEnv(), extendEnv: true, reject: false, stdin: 'ignore' });
+  }
+
+  /** Every session's first pane, read once per pass. No server means no sessions. */
+  async panes(): Promise<Map<string, PaneInfo>> {
+    const r = await this.run(['list-panes', '-a', '-F', '#{session_name}\t#{pane_dead}\t#{pane_pid}']);
+    const panes = new Map<string, PaneInfo>();
+    if (r.exitCode !== 0) return panes;
+    for (const line of String(r.stdout).split('\n')) {
+      const [name, dead, pid] = line.split('\t');
+      if (!name || panes.has(name)) continue;
+      panes.set(name, { alive: dead === '0', pid: Number(pid) });
+    }
+    return panes;
+  }
+
+  /** Starts `argv` directly (several arguments: tmux execs them without a shell). */
+  async newSession(name: string, cwd: string, argv: string[]): Promise<void> {
+    const r = await this.run(['new-session', '-d', '-s', name, '-c', cwd, '-x', '200', '-y', '50', '--', ...argv]);
+    if (r.exitCode !== 0) throw new Error(`tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`);
+  }
+
+  async killSession(name: string): Promise<void> {
+    await this.run(['kill-session', '-t', `=${name}`]);
+  }
+}

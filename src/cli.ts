@@ -1,0 +1,63 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { Io } from './commands/io.js';
+
+// Commander wiring only: each action hands its arguments to a command module.
+
+export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
+  const program = new Command('overnight')
+    .description('Start a long Claude Code task in the evening; find it finished in the morning.')
+    .version('0.1.0')
+    .showHelpAfterError('(overnight --help lists the commands)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) });
+
+  program
+    .command('launch')
+    .description('create a run and start the agent in tmux')
+    .argument('<task...>', 'what the agent should do (quote it)')
+    .option('--duration <time>', 'how long the run may take, e.g. 8h, 90m (default 8h)')
+    .option('--until <time>', 'end at HH:MM (next occurrence, local) or an ISO 8601 time')
+    .option('--name <slug>', 'short name for the run id (default: from the task)')
+    .option('--model <model>', 'model for every session, e.g. opus or sonnet')
+    .option('--max-restarts <n>', 'crash restarts before the run fails (default 5)')
+    .option('--json', 'print {"id","workspace","session","endsAt"}')
+    .action(async (task: string[], opts) => {
+      const { launchCommand } = await import('./commands/launch.js');
+      setExitCode(await launchCommand(task, opts, io));
+    });
+
+  program
+    .command('reconcile')
+    .description('one pass over every unfinished run: resume, synthesize, finish (run it from cron)')
+    .option('--dry-run', 'print the decisions without acting')
+    .option('--json', 'print the outcomes as JSON')
+    .action(async (opts) => {
+      const { reconcileCommand } = await import('./commands/reconcile.js');
+      setExitCode(await reconcileCommand(opts, io));
+    });
+
+  program
+    .command('status')
+    .description('the morning dashboard: every run, its state and what needs you')
+    .argument('[run]', 'one run (a unique prefix of its id is enough)')
+    .option('--json', 'print an array of run objects')
+    .option('--all', 'include finished runs older than three days')
+    .action(async (run: string | undefined, opts) => {
+      const { statusCommand } = await import('./commands/status.js');
+      setExitCode(await statusCommand(run, opts, io));
+    });
+
+  program
+    .command('stop')
+    .description('stop a run gracefully: interrupt the agent, mark it DONE')
+    .argument('[run]', 'the run (a unique prefix of its id is enough)')
+    .option('--all', 'stop every unfinished run')
+    .action(async (run: string | undefined, opts) => {
+      const { stopCommand } = await import('./commands/stop.js');
+      setExitCode(await stopCommand(run, opts, io));
+    });
+
+  return program;
+}
+
+export { CommanderError, InvalidArgumentError };

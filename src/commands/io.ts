@@ -1,0 +1,9 @@
+import type { Clock } from '../adapters/clock.js';
+
+/** What a command may touch of the outside world besides files: output, environment, clock. */
+export interface Io {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  now: Clock;
+}

@@ -1,0 +1,88 @@
+import type { Settings } from '../core/config.js';
+import type { RunPaths } from '../core/paths.js';
+import { stateAfter, stateOf } from '../core/state.js';
+import type { Action, Observation, RunSpec } from '../core/types.js';
+import { removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { appendEvent, hasSentinel, observe, readSession, readSentinel, readSpec, writeSentinel } from '../adapters/store.js';
+import { resolveExecutable } from '../adapters/which.js';
+import type { PaneInfo } from '../adapters/tmux.js';
+import { buildRow } from './summary.js';
+import type { Io } from './io.js';
+
+// Acting on one run's decision, through the adapters, and recording what was done.
+
+export interface PassContext {
+  root: string;
+  settings: Settings;
+  io: Io;
+  /** tmux is asked once per pass, and only if some run needs it. */
+  panes?: Promise<Map<string, PaneInfo>>;
+}
+
+export function panesOf(ctx: PassContext, tmuxBin: string): Promise<Map<string, PaneInfo>> {
+  ctx.panes ??= import('../adapters/tmux.js').then(({ Tmux }) => new Tmux(tmuxBin).panes());
+  return ctx.panes;
+}
+
+export async function observeRun(id: string, paths: RunPaths, ctx: PassContext): Promise<{ spec: RunSpec; obs: Observation }> {
+  const spec = readSpec(paths);
+  const obs = await observe(paths, id, () => panesOf(ctx, spec.paths.tmux));
+  return { spec, obs };
+}
+
+/**
+ * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
+ * its status summary, which marks it as finished for every later pass. False for live runs.
+ */
+export async function finalizeFinished(id: string, paths: RunPaths): Promise<boolean> {
+  if (!hasSentinel(paths)) return false;
+  let spec: RunSpec | null = null;
+  try {
+    spec = readSpec(paths);
+  } catch {
+    // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
+  }
+  const session = readSession(paths);
+  await stopAgent(paths, session);
+  const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
+  if (tmuxBin) await removeTmuxSession(tmuxBin, id);
+  if (spec) {
+    const obs = await observe(paths, id, async () => new Map());
+    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs)) + '\n');
+  }
+  return true;
+}
+
+export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<void> {
+  const now = ctx.io.now();
+  const from = stateOf(obs);
+  const record = (details: Record<string, unknown> = {}) =>
+    appendEvent(paths, now, { from, to: stateAfter(action, from), action: action.kind, reason: action.reason, ...details });
+
+  switch (action.kind) {
+    case 'none':
+      return;
+    case 'cleanup':
+    case 'finish': {
+      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session);
+      await removeTmuxSession(spec.paths.tmux, id);
+      if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
+      record();
+      await finalizeFinished(id, paths);
+      return;
+    }
+    case 'interrupt': {
+      const how = await stopAgent(paths, obs.session);
+      record({ signal: how });
+      return;
+    }
+    case 'start': {
+      // `stop` may have written a sentinel since this run was observed: never start an agent after it.
+      if (readSentinel(paths)) return;
+      const session = await startSession({ spec, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now });
+      record({ session: session.n, mode: action.mode, exit: action.exit });
+      return;
+    }
+  }
+}

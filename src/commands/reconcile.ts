@@ -1,0 +1,107 @@
+import { rmSync } from 'node:fs';
+import { describeProblem } from '../core/config.js';
+import { decide } from '../core/decide.js';
+import { rootPaths } from '../core/paths.js';
+import { describeAction, stateAfter, stateOf } from '../core/state.js';
+import type { Action } from '../core/types.js';
+import { loadSettings } from '../adapters/config-file.js';
+import { exists, writeFileAtomic } from '../adapters/files.js';
+import { tryLock } from '../adapters/lock.js';
+import { listRunIds, pathsFor } from '../adapters/store.js';
+import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
+import type { Io } from './io.js';
+
+export interface ReconcileOptions {
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+interface Outcome {
+  id: string;
+  action: Action['kind'] | 'skipped' | 'error';
+  mode?: string;
+  state?: string;
+  message: string;
+}
+
+/** Passes requested while one runs are folded into it; this bounds the loop. */
+const MAX_ROUNDS = 5;
+
+export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<number> {
+  const { settings, problems } = loadSettings({}, io.env);
+  for (const p of problems) io.stderr(`warning: ${describeProblem(p)}; using the default for it`);
+  const root = settings.runsDir;
+  const rp = rootPaths(root);
+  if (!exists(root)) {
+    if (opts.json) io.stdout('[]');
+    return 0;
+  }
+
+  let release: (() => Promise<void>) | null = null;
+  if (!opts.dryRun) {
+    release = await tryLock(rp.lock, (err) => io.stderr(`warning: the reconcile lock was lost: ${err.message}`));
+    if (!release) {
+      // Not lost: the holder sees the marker and runs once more before it lets go.
+      writeFileAtomic(rp.passRequested, `${io.now().toISOString()}\n`);
+      io.stderr('another reconcile pass is running; it will run again for this request');
+      return 0;
+    }
+  }
+
+  const started = Date.now();
+  const outcomes: Outcome[] = [];
+  let failed = false;
+  let ids: string[] = [];
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
+      ids = listRunIds(root);
+      const ctx: PassContext = { root, settings, io };
+      for (const id of ids) {
+        const outcome = await reconcileRun(id, ctx, opts);
+        if (!outcome) continue;
+        if (outcome.action === 'error') failed = true;
+        outcomes.push(outcome);
+        if (!opts.json) (outcome.action === 'error' ? io.stderr : io.stdout)(`${id}: ${outcome.message}`);
+      }
+      if (opts.dryRun || !exists(rp.passRequested)) break;
+    }
+    if (!opts.dryRun) {
+      const heartbeat = { at: io.now().toISOString(), durationMs: Date.now() - started, runs: ids.length, actions: outcomes.filter((o) => o.action !== 'none').length };
+      writeFileAtomic(rp.heartbeat, JSON.stringify(heartbeat) + '\n');
+    }
+  } finally {
+    await release?.();
+  }
+  if (opts.json) io.stdout(JSON.stringify(outcomes, null, 2));
+  return failed ? 1 : 0;
+}
+
+/** One run: observe, decide, act. Undefined when there is nothing worth a line. */
+async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
+  const paths = pathsFor(ctx.root, id);
+  try {
+    // Finished and verified free of agents: nothing to read (this keeps a pass over 1,000 old runs fast).
+    if (exists(paths.final)) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
+    for (let step = 0; step < 2; step++) {
+      const { spec, obs } = await observeRun(id, paths, ctx);
+      const now = ctx.io.now();
+      const action = decide(spec, obs, now);
+      const message = describeAction(action, obs, spec.limits.maxRestarts);
+      const state = stateAfter(action, stateOf(obs));
+      const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };
+      if (opts.dryRun) return { ...outcome, message: `would ${message}` };
+      if (action.kind === 'none') return opts.json ? outcome : undefined;
+      await act(id, spec, paths, obs, action, ctx);
+      // After an interrupt the agent is gone: decide again at once (the synthesis starts now).
+      if (action.kind !== 'interrupt' || step === 1) return outcome;
+      if (!opts.json) ctx.io.stdout(`${id}: ${message}`);
+    }
+    return undefined;
+  } catch (err) {
+    const e = err as Error & { file?: string };
+    if (e.file) return { id, action: 'skipped', message: `skipped: ${e.message}` };
+    return { id, action: 'error', message: `error: ${e.message}` };
+  }
+}

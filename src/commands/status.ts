@@ -1,0 +1,103 @@
+import { ago, formatTable, timeLeft } from '../core/format.js';
+import { resolveRunName } from '../core/naming.js';
+import { crashRestarts } from '../core/decide.js';
+import type { RunPaths } from '../core/paths.js';
+import { UsageError } from '../core/errors.js';
+import { loadSettings } from '../adapters/config-file.js';
+import { readText } from '../adapters/files.js';
+import { isAlive } from '../adapters/processes.js';
+import { listRunIds, pathsFor, readAgent, readRestarts, readSentinel, readSession, RunFileError } from '../adapters/store.js';
+import { observeRun, type PassContext } from './reconcile-run.js';
+import { brokenRow, buildRow, countFindings, countQuestions, type StatusRow } from './summary.js';
+import type { Io } from './io.js';
+
+export interface StatusOptions {
+  json?: boolean;
+  all?: boolean;
+}
+
+/** Finished runs older than this leave the table (not the JSON) unless --all. */
+const RECENT_MS = 3 * 24 * 3600 * 1000;
+
+export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
+  const { settings } = loadSettings({}, io.env);
+  const root = settings.runsDir;
+  let ids = listRunIds(root);
+  if (name) {
+    const r = resolveRunName(name, ids);
+    if ('error' in r) throw new UsageError(r.error);
+    ids = [r.id];
+  }
+  const ctx: PassContext = { root, settings, io };
+  const rows: StatusRow[] = [];
+  for (const id of ids) rows.push(await rowFor(id, ctx));
+
+  if (opts.json) {
+    io.stdout(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  const now = io.now();
+  if (rows.length === 0) {
+    io.stdout(`No runs in ${root}. Start one with: overnight launch "<task>"`);
+    return 0;
+  }
+  const shown = name || opts.all ? rows : rows.filter((r) => isRecent(r, now));
+  for (const line of formatTable(shown, now)) io.stdout(line);
+  if (shown.length < rows.length) io.stdout(`(${rows.length - shown.length} older finished runs hidden; overnight status --all shows them)`);
+  if (name && rows[0]) for (const line of details(rows[0], now)) io.stdout(line);
+  return 0;
+}
+
+function isRecent(r: StatusRow, now: Date): boolean {
+  if (r.state !== 'done' && r.state !== 'failed') return true;
+  const last = r.lastOutputAt ?? r.endsAt;
+  return !last || now.getTime() - new Date(last).getTime() < RECENT_MS;
+}
+
+function details(r: StatusRow, now: Date): string[] {
+  return [
+    '',
+    `task:       ${r.task ?? '(unknown)'}`,
+    `workspace:  ${r.workspace}`,
+    `ends:       ${r.endsAt ?? '?'} (${timeLeft(r, now)} left)`,
+    `activity:   ${ago(r.lastOutputAt, now)}`,
+    `watch:      tmux attach -t ${r.session}`,
+    ...(r.reason ? [`reason:     ${r.reason}`] : []),
+  ];
+}
+
+async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
+  const paths = pathsFor(ctx.root, id);
+  // A finished run's summary was written once; only what the user may still edit is read again.
+  const final = readFinal(paths);
+  if (final) return { ...final, findings: countFindings(paths.findings), questions: countQuestions(paths) };
+  try {
+    const { spec, obs } = await observeRun(id, paths, ctx);
+    return buildRow(id, paths, spec, obs);
+  } catch (err) {
+    if (!(err instanceof RunFileError)) throw err;
+    return brokenRow(id, paths, await bestEffortState(paths), err.message, crashRestarts(readRestarts(paths)));
+  }
+}
+
+function readFinal(paths: RunPaths): StatusRow | null {
+  try {
+    const text = readText(paths.final);
+    return text ? (JSON.parse(text) as StatusRow) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What can still be said of a run whose run.yaml is unusable. */
+async function bestEffortState(paths: RunPaths): Promise<StatusRow['state']> {
+  const sentinel = readSentinel(paths);
+  if (sentinel) return sentinel.kind === 'DONE' ? 'done' : 'failed';
+  try {
+    const agent = readAgent(paths, readSession(paths));
+    if (agent && (await isAlive(agent.pid, agent.startTime))) return 'running';
+  } catch {
+    // session.json is unusable too
+  }
+  return 'waiting';
+}

@@ -1,0 +1,82 @@
+import { readdirSync } from 'node:fs';
+import { countOpenQuestions } from '../core/briefing.js';
+import { crashRestarts } from '../core/decide.js';
+import type { RunPaths } from '../core/paths.js';
+import { reasonOf, stateOf } from '../core/state.js';
+import type { Observation, RunSpec, RunState } from '../core/types.js';
+import { tmuxSessionName } from '../core/naming.js';
+import { readText } from '../adapters/files.js';
+
+/** One run as `status --json` shows it. */
+export interface StatusRow {
+  id: string;
+  task: string | null;
+  state: RunState;
+  workspace: string;
+  session: string;
+  startedAt: string | null;
+  endsAt: string | null;
+  restarts: number;
+  maxRestarts: number | null;
+  findings: number;
+  questions: number;
+  lastOutputAt: string | null;
+  reason: string;
+  /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
+  problem?: string;
+}
+
+/** Files under findings/, at any depth, hidden ones aside. */
+export function countFindings(dir: string): number {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}
+
+export function countQuestions(paths: RunPaths): number {
+  try {
+    return countOpenQuestions(readText(paths.questions) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
+export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation): StatusRow {
+  return {
+    id,
+    task: spec.task,
+    state: stateOf(obs),
+    workspace: paths.workspace,
+    session: tmuxSessionName(id),
+    startedAt: spec.startedAt.toISOString(),
+    endsAt: spec.endsAt.toISOString(),
+    restarts: crashRestarts(obs.restarts),
+    maxRestarts: spec.limits.maxRestarts,
+    findings: countFindings(paths.findings),
+    questions: countQuestions(paths),
+    lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
+    reason: reasonOf(obs),
+  };
+}
+
+/** A run whose files cannot be used still gets a row, with the problem as its reason. */
+export function brokenRow(id: string, paths: RunPaths, state: RunState, problem: string, restarts: number): StatusRow {
+  return {
+    id,
+    task: null,
+    state,
+    workspace: paths.workspace,
+    session: tmuxSessionName(id),
+    startedAt: null,
+    endsAt: null,
+    restarts,
+    maxRestarts: null,
+    findings: countFindings(paths.findings),
+    questions: countQuestions(paths),
+    lastOutputAt: null,
+    reason: `${problem} (reconcile skips this run until it is fixed)`,
+    problem,
+  };
+}

@@ -1,0 +1,27 @@
+import type { RunSpec, SessionMode } from './types.js';
+import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from './briefing.js';
+
+// The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
+
+export function agentArgs(spec: RunSpec, mode: SessionMode): string[] {
+  const args = ['-p', '--output-format', 'stream-json', '--verbose'];
+  args.push(...(mode === 'initial' ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]));
+  if (spec.model) args.push('--model', spec.model);
+  args.push('--permission-mode', spec.permissionMode);
+  // Last, because it takes a list: one argument per tool, so patterns may hold commas and spaces.
+  if (spec.allowedTools.length > 0) args.push('--allowedTools', ...spec.allowedTools);
+  return args;
+}
+
+export function promptFor(spec: RunSpec, mode: SessionMode): string {
+  if (mode === 'initial') return initialPrompt(spec.task);
+  return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT;
+}
+
+/** Why a permission mode cannot work for this user, or undefined when it can. */
+export function permissionModeProblem(mode: string, isRoot: boolean, env: Record<string, string | undefined>): string | undefined {
+  if (mode === 'bypassPermissions' && isRoot && env.IS_SANDBOX !== '1') {
+    return 'permission_mode bypassPermissions is refused by Claude Code when running as root (every session would exit 1 at once); use acceptEdits, or set IS_SANDBOX=1 if this machine is a disposable sandbox';
+  }
+  return undefined;
+}

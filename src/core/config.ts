@@ -1,0 +1,193 @@
+import { DURATION_HINT, formatDuration, parseDuration } from './duration.js';
+
+// Settings from config file, environment and flags: pure validation, no I/O.
+
+export const PERMISSION_MODES = ['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'] as const;
+export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
+
+export interface Settings {
+  runsDir: string;
+  claude: string;
+  model: string | null;
+  duration: number;
+  maxRestarts: number;
+  permissionMode: string;
+  allowedTools: string[];
+  synthesisBudget: number;
+  staleAfter: number;
+  hangGrace: number;
+  backoff: number;
+  backoffMax: number;
+  healthyAfter: number;
+  minUptime: number;
+}
+
+type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools';
+
+interface KeySpec {
+  field: keyof Settings;
+  kind: Kind;
+  env: string;
+}
+
+export const CONFIG_KEYS: Record<string, KeySpec> = {
+  runs_dir: { field: 'runsDir', kind: 'path', env: 'OVERNIGHT_HOME' },
+  claude: { field: 'claude', kind: 'command', env: 'OVERNIGHT_CLAUDE' },
+  model: { field: 'model', kind: 'model', env: 'OVERNIGHT_MODEL' },
+  duration: { field: 'duration', kind: 'positive-duration', env: 'OVERNIGHT_DURATION' },
+  max_restarts: { field: 'maxRestarts', kind: 'count', env: 'OVERNIGHT_MAX_RESTARTS' },
+  permission_mode: { field: 'permissionMode', kind: 'permission-mode', env: 'OVERNIGHT_PERMISSION_MODE' },
+  allowed_tools: { field: 'allowedTools', kind: 'tools', env: 'OVERNIGHT_ALLOWED_TOOLS' },
+  synthesis_budget: { field: 'synthesisBudget', kind: 'positive-duration', env: 'OVERNIGHT_SYNTHESIS_BUDGET' },
+  stale_after: { field: 'staleAfter', kind: 'positive-duration', env: 'OVERNIGHT_STALE_AFTER' },
+  hang_grace: { field: 'hangGrace', kind: 'duration', env: 'OVERNIGHT_HANG_GRACE' },
+  backoff: { field: 'backoff', kind: 'duration', env: 'OVERNIGHT_BACKOFF' },
+  backoff_max: { field: 'backoffMax', kind: 'duration', env: 'OVERNIGHT_BACKOFF_MAX' },
+  healthy_after: { field: 'healthyAfter', kind: 'duration', env: 'OVERNIGHT_HEALTHY_AFTER' },
+  min_uptime: { field: 'minUptime', kind: 'duration', env: 'OVERNIGHT_MIN_UPTIME' },
+};
+
+export function defaultSettings(home: string): Settings {
+  return {
+    runsDir: `${home}/overnight-runs`,
+    claude: 'claude',
+    model: null,
+    duration: 8 * 3600,
+    maxRestarts: 5,
+    permissionMode: 'acceptEdits',
+    allowedTools: [...DEFAULT_ALLOWED_TOOLS],
+    synthesisBudget: 30 * 60,
+    staleAfter: 30 * 60,
+    hangGrace: 5 * 60,
+    backoff: 30,
+    backoffMax: 10 * 60,
+    healthyAfter: 10 * 60,
+    minUptime: 60,
+  };
+}
+
+/** One bad value: where it came from, what it was, what is accepted. */
+export interface ConfigProblem {
+  key: string;
+  source: string;
+  value: unknown;
+  message: string;
+}
+
+export function describeProblem(p: ConfigProblem): string {
+  if (p.value === undefined) return `${p.source}: ${p.message}`;
+  return `${p.source}: ${p.key} = ${JSON.stringify(p.value)} is not valid; ${p.message}`;
+}
+
+const ACCEPTS: Record<Kind, string> = {
+  path: 'expected a directory path',
+  command: 'expected a command name or an absolute path',
+  model: 'expected a model name or alias such as opus, sonnet or claude-opus-4-1',
+  'positive-duration': `expected ${DURATION_HINT}, greater than zero`,
+  duration: `expected ${DURATION_HINT}`,
+  count: 'expected a whole number, 0 or more',
+  'permission-mode': `expected one of ${PERMISSION_MODES.join(', ')}`,
+  tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
+};
+
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  switch (kind) {
+    case 'path':
+    case 'command': {
+      if (typeof text !== 'string' || text.trim() === '') return { ok: false };
+      const expanded = text.startsWith('~/') ? home + text.slice(1) : text === '~' ? home : text;
+      return { ok: true, value: expanded };
+    }
+    case 'model':
+      return typeof text === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(text) ? { ok: true, value: text } : { ok: false };
+    case 'positive-duration':
+    case 'duration': {
+      const seconds = typeof text === 'string' ? parseDuration(text) : undefined;
+      if (seconds === undefined || (kind === 'positive-duration' && seconds <= 0)) return { ok: false };
+      return { ok: true, value: seconds };
+    }
+    case 'count':
+      return typeof text === 'string' && /^\d+$/.test(text.trim()) ? { ok: true, value: Number(text) } : { ok: false };
+    case 'permission-mode':
+      return (PERMISSION_MODES as readonly unknown[]).includes(text) ? { ok: true, value: text } : { ok: false };
+    case 'tools': {
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+      if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
+      const tools = (list as string[]).map((t) => t.trim()).filter((t) => t !== '');
+      return tools.length > 0 ? { ok: true, value: tools } : { ok: false };
+    }
+  }
+}
+
+export interface Layers {
+  home: string;
+  /** Parsed config file (a YAML mapping), and its path for messages. */
+  file?: { path: string; data: unknown };
+  env: Record<string, string | undefined>;
+  /** Flag values keyed by config key (snake_case), as typed by the user. */
+  flags?: Record<string, unknown>;
+}
+
+/**
+ * Merges default < config file < environment < flags. Every problem is returned and
+ * the default (or the lower layer's value) stands for that key; the caller decides
+ * whether a problem is fatal (launch) or a warning (reconcile).
+ */
+export function resolveSettings(layers: Layers): { settings: Settings; problems: ConfigProblem[] } {
+  const settings = defaultSettings(layers.home) as unknown as Record<string, unknown>;
+  const problems: ConfigProblem[] = [];
+  const apply = (key: string, raw: unknown, source: string) => {
+    const spec = CONFIG_KEYS[key];
+    if (!spec) {
+      const known = Object.keys(CONFIG_KEYS).join(', ');
+      problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
+      return;
+    }
+    const parsed = parseValue(spec.kind, raw, layers.home);
+    if (parsed.ok) settings[spec.field] = parsed.value;
+    else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
+  };
+
+  const file = layers.file;
+  if (file && file.data !== null && file.data !== undefined) {
+    if (typeof file.data !== 'object' || Array.isArray(file.data)) {
+      problems.push({ key: '', source: file.path, value: undefined, message: 'expected a mapping of keys to values (key: value)' });
+    } else {
+      for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
+        if (raw === null && key === 'model') continue;
+        apply(key, raw, file.path);
+      }
+    }
+  }
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+    const raw = layers.env[spec.env];
+    if (raw !== undefined && raw !== '') apply(key, raw, `environment ${spec.env}`);
+  }
+  for (const [key, raw] of Object.entries(layers.flags ?? {})) {
+    if (raw !== undefined) apply(key, raw, `--${key.replace(/_/g, '-')}`);
+  }
+  return { settings: settings as unknown as Settings, problems };
+}
+
+/** The settings as a user would write them in config.yaml (for messages and docs). */
+export function describeSettings(s: Settings): Record<string, string | number | string[] | null> {
+  return {
+    runs_dir: s.runsDir,
+    claude: s.claude,
+    model: s.model,
+    duration: formatDuration(s.duration),
+    max_restarts: s.maxRestarts,
+    permission_mode: s.permissionMode,
+    allowed_tools: s.allowedTools,
+    synthesis_budget: formatDuration(s.synthesisBudget),
+    stale_after: formatDuration(s.staleAfter),
+    hang_grace: formatDuration(s.hangGrace),
+    backoff: formatDuration(s.backoff),
+    backoff_max: formatDuration(s.backoffMax),
+    healthy_after: formatDuration(s.healthyAfter),
+    min_uptime: formatDuration(s.minUptime),
+  };
+}

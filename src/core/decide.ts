@@ -1,0 +1,75 @@
+import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
+
+// The reconciler's one decision: pure, from a spec, an observation and the time.
+
+const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };
+
+/** `exit 1`, `killed by SIGKILL (exit 137)`, or `no exit status recorded`. */
+export function describeExit(code: number | null): string {
+  if (code === null) return 'no exit status recorded';
+  if (code > 128 && code < 160) {
+    const name = SIGNALS[code - 128] ?? `signal ${code - 128}`;
+    return `killed by ${name} (exit ${code})`;
+  }
+  return `exit ${code}`;
+}
+
+/** Restarts the circuit breaker counts: resumes after a crash, not synthesis. */
+export function crashRestarts(restarts: readonly RestartEntry[]): number {
+  return restarts.filter((r) => r.mode === 'resume').length;
+}
+
+export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
+  const t = now.getTime();
+  const ended = t >= spec.endsAt.getTime();
+
+  // 1. A finished run is left alone, but never with an agent still running.
+  if (obs.sentinel) {
+    if (obs.agentAlive || obs.wrapperAlive) return { kind: 'cleanup', reason: `${obs.sentinel.kind} is present but an agent is still running` };
+    return { kind: 'none', reason: obs.sentinel.reason };
+  }
+  // 2. A paused run is left exactly as it is.
+  if (obs.paused) return { kind: 'none', reason: 'paused' };
+
+  const session = obs.session;
+  // Launch was interrupted before it started the agent: start it now (or give up if too late).
+  if (!session) {
+    if (ended) return { kind: 'finish', sentinel: 'DONE', reason: 'no report: the end time passed before the agent ever started', stopAgent: false };
+    return { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null };
+  }
+
+  // 3. A live agent keeps working until its end time; a synthesis until its budget runs out.
+  if (obs.agentAlive) {
+    if (session.mode === 'synthesis') {
+      if (t >= spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000) {
+        return { kind: 'finish', sentinel: 'DONE', reason: 'report incomplete: the synthesis was still running when its budget ran out', stopAgent: true };
+      }
+      return { kind: 'none', reason: 'writing the report' };
+    }
+    if (ended) return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
+    return { kind: 'none', reason: 'agent running' };
+  }
+  // The wrapper is between starting the agent and recording it, or between its exit and the record.
+  if (!obs.exit && obs.wrapperAlive) return { kind: 'none', reason: 'agent starting or just ended' };
+
+  const exitCode = obs.exit ? obs.exit.code : null;
+  const how = describeExit(exitCode);
+
+  // 4. The synthesis session has ended: the run is done either way.
+  if (session.mode === 'synthesis') {
+    const reason = obs.reportExists ? 'finished: REPORT.md written by the synthesis' : `no report: the synthesis ended without writing REPORT.md (${how})`;
+    return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: false };
+  }
+  // 5. The agent finished the job itself.
+  if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
+  // Time is up: one synthesis session writes the report.
+  if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode };
+
+  // 6. Anything else is a crash: resume, unless the circuit breaker has tripped.
+  const used = crashRestarts(obs.restarts);
+  if (used >= spec.limits.maxRestarts) {
+    const s = used === 1 ? '' : 's';
+    return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}`, stopAgent: false };
+  }
+  return { kind: 'start', mode: 'resume', reason: `agent ended (${how})`, exit: exitCode };
+}

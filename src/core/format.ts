@@ -1,0 +1,53 @@
+import { formatDuration } from './duration.js';
+import type { RunState } from './types.js';
+
+// The morning dashboard as text. Pure: rows and `now` in, lines out.
+
+export interface TableRow {
+  id: string;
+  state: RunState;
+  endsAt: string | null;
+  restarts: number;
+  maxRestarts: number | null;
+  findings: number;
+  questions: number;
+  lastOutputAt: string | null;
+  reason: string;
+  problem?: string;
+}
+
+const FINISHED: readonly RunState[] = ['done', 'failed'];
+
+export function timeLeft(row: TableRow, now: Date): string {
+  if (FINISHED.includes(row.state) || !row.endsAt) return '-';
+  const left = (new Date(row.endsAt).getTime() - now.getTime()) / 1000;
+  return left > 0 ? formatDuration(left) : 'ended';
+}
+
+export function ago(iso: string | null, now: Date): string {
+  if (!iso) return 'never';
+  const seconds = (now.getTime() - new Date(iso).getTime()) / 1000;
+  return seconds < 1 ? 'just now' : `${formatDuration(seconds)} ago`;
+}
+
+/** Aligned columns, and under each run that needs a look a line saying why. */
+export function formatTable(rows: readonly TableRow[], now: Date): string[] {
+  const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'LAST ACTIVITY'];
+  const cells = rows.map((r) => [
+    r.id,
+    r.problem ? `${r.state}!` : r.state,
+    timeLeft(r, now),
+    `${r.restarts}/${r.maxRestarts ?? '?'}`,
+    String(r.findings),
+    String(r.questions),
+    ago(r.lastOutputAt, now),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
+  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i] as number))).join('  ');
+  const out = [line(header)];
+  rows.forEach((r, i) => {
+    out.push(line(cells[i] as string[]));
+    if (r.reason && r.state !== 'running' && r.state !== 'synthesizing') out.push(`  └ ${r.reason}`);
+  });
+  return out;
+}

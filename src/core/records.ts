@@ -1,0 +1,116 @@
+import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
+
+// Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly.
+
+const MODES: readonly SessionMode[] = ['initial', 'resume', 'synthesis'];
+
+/** One restart.log line: ISO time, mode, exit status, reason, tab-separated. */
+export function formatRestart(e: RestartEntry): string {
+  const reason = e.reason.replace(/[\t\n]+/g, ' ');
+  return `${e.at.toISOString()}\t${e.mode}\texit=${e.exit ?? '-'}\t${reason}\n`;
+}
+
+/** Unreadable lines (a torn last line after a crash) are skipped, never fatal. */
+export function parseRestartLog(text: string): RestartEntry[] {
+  const entries: RestartEntry[] = [];
+  for (const line of text.split('\n')) {
+    const [at, mode, exit, ...reason] = line.split('\t');
+    if (!at || !mode || !exit) continue;
+    const time = new Date(at);
+    if (Number.isNaN(time.getTime()) || !MODES.includes(mode as SessionMode)) continue;
+    const code = /^exit=(\d+)$/.exec(exit);
+    entries.push({ at: time, mode: mode as SessionMode, exit: code ? Number(code[1]) : null, reason: reason.join('\t') });
+  }
+  return entries;
+}
+
+/** The wrapper writes `<status> <session> <epoch seconds>`; only the current session's counts. */
+export function parseExitRecord(text: string, session: number): ExitRecord | null {
+  const m = /^(\d+)\s+(\d+)\s+(\d+)\s*$/.exec(text.trim());
+  if (!m || Number(m[2]) !== session) return null;
+  return { code: Number(m[1]), at: new Date(Number(m[3]) * 1000) };
+}
+
+/** The wrapper writes `<pid> <start time>`; the start time is opaque text compared as is. */
+export function parsePidRecord(text: string): { pid: number; startTime: string } | null {
+  const m = /^(\d+)\s+(.+?)\s*$/.exec(text.trim());
+  return m ? { pid: Number(m[1]), startTime: m[2] as string } : null;
+}
+
+export function serializeSession(s: SessionRecord): string {
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString() }) + '\n';
+}
+
+export function parseSession(text: string): SessionRecord {
+  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown };
+  const startedAt = new Date(String(v.startedAt));
+  if (typeof v.n !== 'number' || !MODES.includes(v.mode as SessionMode) || Number.isNaN(startedAt.getTime())) {
+    throw new Error('not a session record');
+  }
+  return { n: v.n, mode: v.mode as SessionMode, startedAt };
+}
+
+/** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */
+export function specToDoc(spec: RunSpec): Record<string, unknown> {
+  const l = spec.limits;
+  return {
+    id: spec.id,
+    task: spec.task,
+    model: spec.model,
+    started_at: spec.startedAt.toISOString(),
+    ends_at: spec.endsAt.toISOString(),
+    session_id: spec.sessionId,
+    permission_mode: spec.permissionMode,
+    allowed_tools: spec.allowedTools,
+    limits_seconds: {
+      max_restarts: l.maxRestarts,
+      synthesis_budget: l.synthesisBudget,
+      stale_after: l.staleAfter,
+      hang_grace: l.hangGrace,
+      backoff: l.backoff,
+      backoff_max: l.backoffMax,
+      healthy_after: l.healthyAfter,
+      min_uptime: l.minUptime,
+    },
+    paths: { ...spec.paths },
+  };
+}
+
+function need<T>(ok: boolean, value: T, what: string): T {
+  if (!ok) throw new Error(`${what} is missing or invalid`);
+  return value;
+}
+
+export function specFromDoc(doc: unknown): RunSpec {
+  const d = need(typeof doc === 'object' && doc !== null, doc as Record<string, unknown>, 'the document');
+  const str = (k: string, from = d) => need(typeof from[k] === 'string' && from[k] !== '', from[k] as string, k);
+  const time = (k: string) => {
+    const t = new Date(str(k));
+    return need(!Number.isNaN(t.getTime()), t, k);
+  };
+  const l = need(typeof d.limits_seconds === 'object' && d.limits_seconds !== null, d.limits_seconds as Record<string, unknown>, 'limits_seconds');
+  const num = (k: string) => need(typeof l[k] === 'number' && (l[k] as number) >= 0, l[k] as number, `limits_seconds.${k}`);
+  const p = need(typeof d.paths === 'object' && d.paths !== null, d.paths as Record<string, unknown>, 'paths');
+  const tools = need(Array.isArray(d.allowed_tools) && d.allowed_tools.every((t) => typeof t === 'string'), d.allowed_tools as string[], 'allowed_tools');
+  return {
+    id: str('id'),
+    task: need(typeof d.task === 'string', d.task as string, 'task'),
+    model: d.model === null || d.model === undefined ? null : str('model'),
+    startedAt: time('started_at'),
+    endsAt: time('ends_at'),
+    sessionId: str('session_id'),
+    permissionMode: str('permission_mode'),
+    allowedTools: tools,
+    limits: {
+      maxRestarts: num('max_restarts'),
+      synthesisBudget: num('synthesis_budget'),
+      staleAfter: num('stale_after'),
+      hangGrace: num('hang_grace'),
+      backoff: num('backoff'),
+      backoffMax: num('backoff_max'),
+      healthyAfter: num('healthy_after'),
+      minUptime: num('min_uptime'),
+    },
+    paths: { claude: str('claude', p), tmux: str('tmux', p), node: str('node', p), cli: str('cli', p) },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Action, Observation, RunState } from './types.js';
+import { crashRestarts, describeExit } from './decide.js';
+
+// The state a person sees, derived from an observation; and what each action leads to.
+
+export function stateOf(obs: Observation): RunState {
+  if (obs.sentinel) return obs.sentinel.kind === 'DONE' ? 'done' : 'failed';
+  if (obs.paused) return 'paused';
+  if (obs.agentAlive || (obs.wrapperAlive && !obs.exit)) return obs.session?.mode === 'synthesis' ? 'synthesizing' : 'running';
+  return 'waiting';
+}
+
+export function stateAfter(action: Action, before: RunState): RunState {
+  switch (action.kind) {
+    case 'start':
+      return action.mode === 'synthesis' ? 'synthesizing' : 'running';
+    case 'finish':
+      return action.sentinel === 'DONE' ? 'done' : 'failed';
+    case 'interrupt':
+      return 'waiting';
+    default:
+      return before;
+  }
+}
+
+/** Why a run is in its state, in one line, when the state alone does not say it. */
+export function reasonOf(obs: Observation): string {
+  if (obs.sentinel) return obs.sentinel.reason;
+  if (obs.paused) return 'paused by the user (overnight resume to continue)';
+  if (stateOf(obs) !== 'waiting') return '';
+  if (!obs.session) return 'not started yet; the next reconcile pass starts it';
+  return `agent ended (${describeExit(obs.exit?.code ?? null)}); the next reconcile pass acts on it`;
+}
+
+/** One line for the reconcile log, saying what was done and why. */
+export function describeAction(action: Action, obs: Observation, maxRestarts: number): string {
+  switch (action.kind) {
+    case 'none':
+      return `nothing to do: ${action.reason}`;
+    case 'cleanup':
+      return `stopped a leftover agent: ${action.reason}`;
+    case 'interrupt':
+      return `interrupted the agent: ${action.reason}`;
+    case 'finish':
+      return `${action.sentinel}: ${action.reason}`;
+    case 'start':
+      if (action.mode === 'initial') return `started the first session: ${action.reason}`;
+      if (action.mode === 'synthesis') return `started the synthesis: ${action.reason}`;
+      return `resumed (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
+  }
+}

@@ -1,0 +1,81 @@
+// Plain values shared by the pure core and the adapters. No I/O here.
+
+export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/** Limits and thresholds of one run, all durations in seconds. */
+export interface Limits {
+  maxRestarts: number;
+  synthesisBudget: number;
+  staleAfter: number;
+  hangGrace: number;
+  backoff: number;
+  backoffMax: number;
+  healthyAfter: number;
+  minUptime: number;
+}
+
+/** run.yaml: what launch decided, written by the supervisor alone. */
+export interface RunSpec {
+  id: string;
+  task: string;
+  model: string | null;
+  startedAt: Date;
+  endsAt: Date;
+  sessionId: string;
+  permissionMode: string;
+  allowedTools: string[];
+  limits: Limits;
+  /** Absolute paths resolved at launch, so a scheduler's PATH does not matter. */
+  paths: { claude: string; tmux: string; node: string; cli: string };
+}
+
+/** How a session came to be. `initial` and `synthesis` are not restarts; `resume` is. */
+export type SessionMode = 'initial' | 'resume' | 'synthesis';
+
+/** The current session's record, written before the session is started. */
+export interface SessionRecord {
+  n: number;
+  mode: SessionMode;
+  startedAt: Date;
+}
+
+export interface RestartEntry {
+  at: Date;
+  mode: SessionMode;
+  exit: number | null;
+  reason: string;
+}
+
+export interface ExitRecord {
+  /** Exit status as the shell reports it: 128 + signal number for a signal. */
+  code: number;
+  at: Date;
+}
+
+export interface Sentinel {
+  kind: 'DONE' | 'FAILED';
+  reason: string;
+}
+
+/** Everything decide needs to know about one run, read from disk and the process table. */
+export interface Observation {
+  sentinel: Sentinel | null;
+  paused: boolean;
+  session: SessionRecord | null;
+  /** The current session's agent process exists with the recorded start time. */
+  agentAlive: boolean;
+  /** The tmux pane holding the wrapper still runs (the agent may be starting or just ended). */
+  wrapperAlive: boolean;
+  exit: ExitRecord | null;
+  restarts: RestartEntry[];
+  reportExists: boolean;
+  outputAt: Date | null;
+}
+
+export type Action =
+  | { kind: 'none'; reason: string }
+  | { kind: 'cleanup'; reason: string }
+  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null }
+  | { kind: 'interrupt'; reason: string }
+  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

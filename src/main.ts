@@ -1,0 +1,39 @@
+import { buildCli, CommanderError } from './cli.js';
+import { systemClock } from './adapters/clock.js';
+import type { Io } from './commands/io.js';
+
+// The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
+
+const io: Io = {
+  stdout: (line) => process.stdout.write(line + '\n'),
+  stderr: (line) => process.stderr.write(line + '\n'),
+  env: process.env,
+  now: systemClock,
+};
+
+function codeOf(err: unknown): number {
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  const code = (err as { exitCode?: unknown }).exitCode;
+  return typeof code === 'number' ? code : 1;
+}
+
+async function main(): Promise<number> {
+  let exitCode = 0;
+  try {
+    await buildCli(io, (c) => (exitCode = c)).parseAsync(process.argv);
+    return exitCode;
+  } catch (err) {
+    const code = codeOf(err);
+    // Commander has already printed its own message.
+    if (!(err instanceof CommanderError)) {
+      io.stderr(process.env.OVERNIGHT_DEBUG === '1' ? String((err as Error).stack ?? err) : `overnight: ${(err as Error).message ?? String(err)}`);
+    }
+    return code;
+  }
+}
+
+main().then((code) => {
+  process.exitCode = code;
+  // Let output drain, then leave even if a stray handle (a lock timer) is still open.
+  setImmediate(() => process.exit(code));
+});

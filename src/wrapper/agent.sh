@@ -1,0 +1,51 @@
+#!/bin/sh
+# overnight's agent wrapper. It lives all night in the run's tmux session, so it is sh, not node.
+# It records the agent's pid and start time, feeds the prompt file on stdin, records the exit
+# status, then asks for a reconcile pass so that a crash is handled in seconds.
+# usage: agent.sh WORKSPACE SESSION NODE CLI -- AGENT [ARG...]
+set -u
+umask 077
+ws=$1 n=$2 node=$3 cli=$4
+shift 4
+[ "${1:-}" = "--" ] && shift
+state="$ws/.overnight"
+root=$(dirname "$ws")
+
+# The environment captured at launch: NAME=value lines, exported literally, never evaluated.
+if [ -r "$state/agent.env" ]; then
+  while IFS= read -r kv; do
+    case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
+  done < "$state/agent.env"
+fi
+
+# Process identity is (pid, start time), so that a recycled pid is never taken for the agent.
+start_time() {
+  if [ -r "/proc/$1/stat" ]; then
+    read -r line < "/proc/$1/stat" || return 0
+    rest=${line##*') '}
+    # shellcheck disable=SC2086
+    set -- $rest
+    shift 19
+    echo "$1"
+  else
+    ps -o lstart= -p "$1" 2>/dev/null | sed 's/^ *//; s/ *$//; s/   */ /g; s/  */ /g'
+  fi
+}
+
+atomic() {
+  printf '%s\n' "$2" > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+}
+
+# Job control gives the agent its own process group (so it can be signalled as a whole)
+# and keeps SIGINT at its default in it.
+set -m
+"$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+pid=$!
+atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
+wait "$pid"
+status=$?
+atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
+
+# Recovery within seconds; cron, launchd or systemd stay the backstop.
+OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile >> "$root/reconcile.log" 2>&1 < /dev/null &
+exit 0

@@ -7,7 +7,7 @@ import type { Action } from '../core/types.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
-import { listRunIds, pathsFor } from '../adapters/store.js';
+import { hasSentinel, listRunIds, pathsFor } from '../adapters/store.js';
 import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
 import type { Io } from './io.js';
 
@@ -81,9 +81,11 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
 async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
   const paths = pathsFor(ctx.root, id);
   try {
-    // Finished and verified free of agents: nothing to read (this keeps a pass over 1,000 old runs fast).
-    if (exists(paths.final)) return undefined;
-    if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
+    if (hasSentinel(paths)) {
+      // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
+      if (exists(paths.final)) return undefined;
+      if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
+    }
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);
       const now = ctx.io.now();

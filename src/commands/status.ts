@@ -6,7 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
-import { listRunIds, pathsFor, readAgent, readRestarts, readSentinel, readSession, RunFileError } from '../adapters/store.js';
+import { hasSentinel, listRunIds, pathsFor, readAgent, readRestarts, readSentinel, readSession, RunFileError } from '../adapters/store.js';
 import { observeRun, type PassContext } from './reconcile-run.js';
 import { brokenRow, buildRow, countFindings, countQuestions, type StatusRow } from './summary.js';
 import type { Io } from './io.js';
@@ -69,7 +69,7 @@ function details(r: StatusRow, now: Date): string[] {
 async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
   const paths = pathsFor(ctx.root, id);
   // A finished run's summary was written once; only what the user may still edit is read again.
-  const final = readFinal(paths);
+  const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) return { ...final, findings: countFindings(paths.findings), questions: countQuestions(paths) };
   try {
     const { spec, obs } = await observeRun(id, paths, ctx);

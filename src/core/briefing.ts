@@ -94,10 +94,18 @@ export function countOpenQuestions(markdown: string): number {
   let open = 0;
   let inQuestion = false;
   let answered = false;
-  let inFence = false;
+  // A fence closes only with the same character, at least as long (CommonMark).
+  let fence: string | null = null;
   for (const line of markdown.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) continue;
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+      continue;
+    }
+    if (marker) {
+      fence = marker;
+      continue;
+    }
     if (line.startsWith('## ')) {
       if (inQuestion && !answered) open++;
       inQuestion = !/^## <the question>/.test(line);

@@ -17,9 +17,9 @@ export function parseDuration(text: string): number | undefined {
 
 /** Renders seconds the way a user writes them: 8h, 1h30m, 45s. */
 export function formatDuration(seconds: number): string {
-  if (seconds <= 0) return '0s';
-  const parts: string[] = [];
   let rest = Math.round(seconds);
+  if (rest <= 0) return '0s';
+  const parts: string[] = [];
   for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);

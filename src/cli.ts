@@ -57,6 +57,17 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       setExitCode(await stopCommand(run, opts, io));
     });
 
+  program
+    .command('logs')
+    .description("what each session did: assistant text, tool calls, errors, results with cost")
+    .argument('<run>', 'the run (a unique prefix of its id is enough)')
+    .option('-f, --follow', 'keep printing new output until the run finishes')
+    .option('--raw', 'print the stream-json as stored')
+    .action(async (run: string, opts) => {
+      const { logsCommand } = await import('./commands/logs.js');
+      setExitCode(await logsCommand(run, opts, io, process.stdout.isTTY === true));
+    });
+
   return program;
 }
 

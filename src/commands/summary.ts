@@ -6,6 +6,7 @@ import { reasonOf, stateOf } from '../core/state.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
 import { tmuxSessionName } from '../core/naming.js';
 import { readText } from '../adapters/files.js';
+import { parseStream, summarizeUsage, type Usage } from '../core/stream.js';
 
 /** One run as `status --json` shows it. */
 export interface StatusRow {
@@ -22,6 +23,10 @@ export interface StatusRow {
   questions: number;
   lastOutputAt: string | null;
   reason: string;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  sessions: number;
+  permissionDenials: Usage['permissionDenials'];
   /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
   problem?: string;
 }
@@ -43,8 +48,18 @@ export function countQuestions(paths: RunPaths): number {
   }
 }
 
+/** What the sessions did and cost, rebuilt from the raw output.log each time (no parser state kept). */
+export function usageOf(paths: RunPaths): Usage {
+  try {
+    return summarizeUsage(parseStream(readText(paths.outputLog) ?? ''));
+  } catch {
+    return summarizeUsage([]);
+  }
+}
+
 export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation): StatusRow {
   return {
+    ...usageOf(paths),
     id,
     task: spec.task,
     state: stateOf(obs),
@@ -64,6 +79,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
 /** A run whose files cannot be used still gets a row, with the problem as its reason. */
 export function brokenRow(id: string, paths: RunPaths, state: RunState, problem: string, restarts: number): StatusRow {
   return {
+    ...usageOf(paths),
     id,
     task: null,
     state,

@@ -13,6 +13,8 @@ export interface TableRow {
   questions: number;
   lastOutputAt: string | null;
   reason: string;
+  costUsd?: number;
+  permissionDenials?: { count: number; tools: { name: string; count: number }[] };
   problem?: string;
 }
 
@@ -32,7 +34,7 @@ export function ago(iso: string | null, now: Date): string {
 
 /** Aligned columns, and under each run that needs a look a line saying why. */
 export function formatTable(rows: readonly TableRow[], now: Date): string[] {
-  const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'LAST ACTIVITY'];
+  const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'];
   const cells = rows.map((r) => [
     r.id,
     r.problem ? `${r.state}!` : r.state,
@@ -40,6 +42,7 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     `${r.restarts}/${r.maxRestarts ?? '?'}`,
     String(r.findings),
     String(r.questions),
+    `$${(r.costUsd ?? 0).toFixed(2)}`,
     ago(r.lastOutputAt, now),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
@@ -48,6 +51,15 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
   rows.forEach((r, i) => {
     out.push(line(cells[i] as string[]));
     if (r.reason && r.state !== 'running' && r.state !== 'synthesizing') out.push(`  └ ${r.reason}`);
+    const denied = r.permissionDenials;
+    if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
   });
   return out;
+}
+
+/** A run whose agent keeps being refused achieves nothing quietly: say so, and which tools. */
+export function deniedLine(denied: { count: number; tools: { name: string; count: number }[] }): string {
+  const top = denied.tools.slice(0, 3).map((t) => `${t.name} ${t.count}`).join(', ');
+  const s = denied.count === 1 ? '' : 's';
+  return `${denied.count} tool call${s} denied by permissions (${top}); add them to allowed_tools if the agent needs them`;
 }

@@ -55,22 +55,26 @@ describe('ago', () => {
 
 describe('formatTable', () => {
   test('the header alone when there are no runs', () => {
-    expect(formatTable([], NOW)).toEqual(['RUN  STATE  LEFT  RESTARTS  FINDINGS  QUESTIONS  LAST ACTIVITY']);
+    expect(formatTable([], NOW)).toEqual(['RUN  STATE  LEFT  RESTARTS  FINDINGS  QUESTIONS  COST  LAST ACTIVITY']);
   });
 
   test('columns are aligned to the widest cell, two spaces apart, the last one unpadded', () => {
     const lines = formatTable(
       [
         row(),
-        row({ id: '2026-11-20-2200-x', state: 'failed', restarts: 5, findings: 12, questions: 0, lastOutputAt: null, reason: 'circuit breaker: 5 restarts, last exit 1' }),
+        row({
+          id: '2026-11-20-2200-x', state: 'failed', restarts: 5, findings: 12, questions: 0, lastOutputAt: null, reason: 'circuit breaker: 5 restarts, last exit 1',
+          costUsd: 12.345, permissionDenials: { count: 14, tools: [{ name: 'WebFetch', count: 9 }, { name: 'Bash', count: 5 }] },
+        }),
       ],
       NOW,
     );
     expect(lines).toEqual([
-      'RUN                          STATE    LEFT   RESTARTS  FINDINGS  QUESTIONS  LAST ACTIVITY',
-      '2026-11-21-2315-survey-crdt  running  4h15m  0/5       3         1          5m ago',
-      '2026-11-20-2200-x            failed   -      5/5       12        0          never',
+      'RUN                          STATE    LEFT   RESTARTS  FINDINGS  QUESTIONS  COST    LAST ACTIVITY',
+      '2026-11-21-2315-survey-crdt  running  4h15m  0/5       3         1          $0.00   5m ago',
+      '2026-11-20-2200-x            failed   -      5/5       12        0          $12.35  never',
       '  └ circuit breaker: 5 restarts, last exit 1',
+      '  └ 14 tool calls denied by permissions (WebFetch 9, Bash 5); add them to allowed_tools if the agent needs them',
     ]);
   });
 
@@ -81,7 +85,7 @@ describe('formatTable', () => {
       row({ id: 'mid-length-id', state: 'paused', endsAt: null, lastOutputAt: null }),
     ];
     const [header, ...body] = formatTable(rows, NOW) as [string, ...string[]];
-    const starts = ['STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'LAST ACTIVITY'].map((h) => header.indexOf(h));
+    const starts = ['STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'].map((h) => header.indexOf(h));
     const dataLines = body.filter((l) => !l.startsWith('  └'));
     expect(dataLines).toHaveLength(3);
     for (const line of dataLines) {

@@ -1,0 +1,80 @@
+// stream-json rendered for a person: one line per thing that happened. Pure.
+
+export interface Palette {
+  dim: (s: string) => string;
+  bold: (s: string) => string;
+  red: (s: string) => string;
+  yellow: (s: string) => string;
+  cyan: (s: string) => string;
+}
+
+const plain = (s: string) => s;
+export const NO_COLOR: Palette = { dim: plain, bold: plain, red: plain, yellow: plain, cyan: plain };
+const sgr = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
+export const ANSI: Palette = { dim: sgr(2), bold: sgr(1), red: sgr(31), yellow: sgr(33), cyan: sgr(36) };
+
+/** The argument that says what a tool call is about. */
+const MAIN_ARG = ['file_path', 'command', 'url', 'query', 'pattern', 'path', 'description', 'prompt'];
+
+function mainArgument(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const rec = input as Record<string, unknown>;
+  for (const key of MAIN_ARG) if (typeof rec[key] === 'string') return oneLine(rec[key] as string, 100);
+  return '';
+}
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+type Block = { type?: string; text?: string; name?: string; input?: unknown; is_error?: boolean; content?: unknown };
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((c: Block) => (typeof c?.text === 'string' ? c.text : '')).join(' ');
+  return '';
+}
+
+/** Lines for one line of output.log; none for events a person does not need (deltas, status). */
+export function renderLine(raw: string, p: Palette): string[] {
+  if (raw.trim() === '') return [];
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    return [p.dim(raw)];
+  }
+  const message = (e.message ?? {}) as { content?: Block[] };
+  switch (e.type) {
+    case 'overnight_session':
+      return ['', p.bold(`── session ${e.session} (${e.mode}) · ${e.at} ──`)];
+    case 'system':
+      if (e.subtype === 'init') return [p.dim(`session ${e.session_id} · model ${e.model}`)];
+      if (e.subtype === 'api_retry') return [p.yellow(`API retry ${e.attempt}/${e.max_retries}: ${e.error_status ?? ''} ${e.error ?? ''}`.trim())];
+      return [];
+    case 'assistant':
+      return (message.content ?? []).flatMap((b) => {
+        if (b.type === 'text' && b.text) return [b.text];
+        if (b.type === 'tool_use') return [p.cyan(`→ ${b.name ?? 'tool'} ${mainArgument(b.input)}`.trimEnd())];
+        return [];
+      });
+    case 'user':
+      return (message.content ?? []).filter((b) => b.type === 'tool_result' && b.is_error).map((b) => p.red(`  ✗ ${oneLine(contentText(b.content))}`));
+    case 'rate_limit_event': {
+      const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
+      if (info.status !== 'rejected') return [];
+      const at = typeof info.resetsAt === 'number' ? new Date(info.resetsAt * 1000).toISOString() : 'unknown';
+      return [p.yellow(`usage limit (${info.rateLimitType ?? 'unknown'}), resets ${at}`)];
+    }
+    case 'result': {
+      const cost = typeof e.total_cost_usd === 'number' ? ` · $${e.total_cost_usd.toFixed(4)}` : '';
+      const turns = typeof e.num_turns === 'number' ? ` · ${e.num_turns} turns` : '';
+      const text = oneLine(typeof e.result === 'string' ? e.result : Array.isArray(e.errors) ? e.errors.join('; ') : '');
+      const head = `■ result ${e.subtype}${e.is_error ? ' (error)' : ''}${turns}${cost}`;
+      return [e.is_error ? p.red(`${head}: ${text}`) : p.bold(head) + (text ? `: ${text}` : '')];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,137 @@
+// The agent's stream-json output, read back into one record per session. Pure: text in, records out.
+// Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
+
+export interface SessionResult {
+  subtype: string;
+  isError: boolean;
+  apiErrorStatus: number | null;
+  text: string;
+  numTurns: number | null;
+  durationMs: number | null;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Tool names of the calls the permission mode denied. */
+  denied: string[];
+}
+
+export interface RateLimit {
+  status: string;
+  resetsAt: Date | null;
+  type: string | null;
+}
+
+export interface SessionLog {
+  /** From overnight's own marker line; null for output written before any marker. */
+  n: number | null;
+  mode: string | null;
+  sessionId: string | null;
+  model: string | null;
+  result: SessionResult | null;
+  rateLimit: RateLimit | null;
+  apiRetries: number;
+  toolCalls: number;
+  /** The last few lines that were not stream-json (stack traces, CLI errors printed as text). */
+  otherLines: string[];
+}
+
+const KEEP_OTHER = 5;
+
+function emptySession(n: number | null, mode: string | null): SessionLog {
+  return { n, mode, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, otherLines: [] };
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function parseResult(e: Record<string, unknown>): SessionResult {
+  const usage = (e.usage ?? {}) as Record<string, unknown>;
+  const denials = Array.isArray(e.permission_denials) ? e.permission_denials : [];
+  const errors = Array.isArray(e.errors) ? e.errors.filter((x) => typeof x === 'string') : [];
+  return {
+    subtype: str(e.subtype) ?? 'unknown',
+    isError: e.is_error === true,
+    apiErrorStatus: num(e.api_error_status),
+    text: str(e.result) ?? errors.join('; '),
+    numTurns: num(e.num_turns),
+    durationMs: num(e.duration_ms),
+    costUsd: num(e.total_cost_usd) ?? 0,
+    inputTokens: (num(usage.input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0),
+    outputTokens: num(usage.output_tokens) ?? 0,
+    denied: denials.map((d) => str((d as Record<string, unknown>)?.tool_name) ?? 'unknown'),
+  };
+}
+
+/** Only these lines are parsed as JSON; the bulk (assistant text, tool results, deltas) is only counted. */
+const INTERESTING = /"type":\s*"(result|system|rate_limit_event|overnight_session)"/;
+
+export function parseStream(text: string): SessionLog[] {
+  const sessions: SessionLog[] = [];
+  let current: SessionLog | null = null;
+  const session = () => {
+    if (!current) sessions.push((current = emptySession(null, null)));
+    return current;
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    if (!line.startsWith('{')) {
+      const s = session();
+      s.otherLines.push(line.slice(0, 500));
+      if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
+      continue;
+    }
+    if (line.includes('"tool_use"') && line.startsWith('{"type":"assistant"')) session().toolCalls++;
+    if (!INTERESTING.test(line)) continue;
+    let e: Record<string, unknown>;
+    try {
+      e = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a torn line
+    }
+    if (e.type === 'overnight_session') {
+      sessions.push((current = emptySession(num(e.session), str(e.mode))));
+    } else if (e.type === 'system' && e.subtype === 'init') {
+      const s = session();
+      s.sessionId = str(e.session_id);
+      s.model = str(e.model);
+    } else if (e.type === 'system' && e.subtype === 'api_retry') {
+      session().apiRetries++;
+    } else if (e.type === 'rate_limit_event') {
+      const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
+      const resets = num(info.resetsAt);
+      session().rateLimit = { status: str(info.status) ?? 'unknown', resetsAt: resets === null ? null : new Date(resets * 1000), type: str(info.rateLimitType) };
+    } else if (e.type === 'result') {
+      session().result = parseResult(e);
+    }
+  }
+  return sessions;
+}
+
+export interface Usage {
+  costUsd: number;
+  tokens: { input: number; output: number };
+  sessions: number;
+  permissionDenials: { count: number; tools: { name: string; count: number }[] };
+}
+
+/** Totals over a run's sessions, most-denied tools first. */
+export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
+  const denied = new Map<string, number>();
+  let costUsd = 0;
+  let input = 0;
+  let output = 0;
+  for (const s of sessions) {
+    if (!s.result) continue;
+    costUsd += s.result.costUsd;
+    input += s.result.inputTokens;
+    output += s.result.outputTokens;
+    for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
+  }
+  const tools = [...denied].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  return {
+    costUsd: Math.round(costUsd * 1e6) / 1e6,
+    tokens: { input, output },
+    sessions: sessions.filter((s) => s.n !== null || s.sessionId !== null).length,
+    permissionDenials: { count: tools.reduce((n, t) => n + t.count, 0), tools },
+  };
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { parseStream, summarizeUsage } from '../../src/core/stream.js';
+
+// Real events captured from Claude Code 2.1.x.
+const samples = JSON.parse(readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const line = (name: string) => JSON.stringify(samples[name]);
+const marker = (n: number, mode: string) => JSON.stringify({ type: 'overnight_session', session: n, mode, at: '2026-11-21T23:15:00.000Z' });
+const log = (...lines: string[]) => lines.join('\n') + '\n';
+
+describe('parseStream', () => {
+  test('one record per session, split at overnight markers', () => {
+    const sessions = parseStream(log(marker(1, 'initial'), line('init'), line('assistant_text'), line('result_success'), marker(2, 'resume'), line('init'), line('result_auth_error')));
+    expect(sessions.map((s) => [s.n, s.mode])).toEqual([[1, 'initial'], [2, 'resume']]);
+    expect(sessions[0]).toMatchObject({ sessionId: '8ad48b4b-d1b0-4431-93dd-894bd2fa9114', model: 'claude-opus-4-8[1m]' });
+    expect(sessions[0]?.result).toMatchObject({ subtype: 'success', isError: false, costUsd: 0.001, numTurns: 1, outputTokens: 20 });
+  });
+
+  test('an auth error says success but is_error, with the API status and text', () => {
+    const [s] = parseStream(log(marker(1, 'initial'), line('api_retry'), line('assistant_auth_error'), line('result_auth_error')));
+    expect(s?.apiRetries).toBe(1);
+    expect(s?.result).toMatchObject({ subtype: 'success', isError: true, apiErrorStatus: 401, text: 'Invalid API key · Fix external API key' });
+  });
+
+  test('the last rate_limit_event is kept with its reset time', () => {
+    const [s] = parseStream(log(marker(1, 'initial'), line('rate_limit_event_rejected'), line('result_usage_limit')));
+    expect(s?.rateLimit).toEqual({ status: 'rejected', resetsAt: new Date(1795259134 * 1000), type: 'five_hour' });
+    expect(s?.result).toMatchObject({ isError: true, apiErrorStatus: 429 });
+  });
+
+  test('a session without a result event has result null (an interrupted session, not a success)', () => {
+    const [s] = parseStream(log(marker(1, 'initial'), line('init'), line('assistant_text')));
+    expect(s?.result).toBeNull();
+  });
+
+  test('the errors array stands in for a missing result text', () => {
+    const [s] = parseStream(log(line('result_error_during_execution_resume_not_found')));
+    expect(s?.result?.subtype).toBe('error_during_execution');
+    expect(s?.result?.text).toMatch(/No conversation found/);
+  });
+
+  test('torn lines, unknown events and crash traces are tolerated; traces are kept', () => {
+    const torn = line('result_success').slice(0, 40);
+    const sessions = parseStream(log(marker(1, 'initial'), line('init'), '{"type":"brand_new_event","x":1}', 'Error: boom', '    at main (cli.js:1:1)', torn));
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.result).toBeNull();
+    expect(sessions[0]?.otherLines).toEqual(['Error: boom', '    at main (cli.js:1:1)']);
+  });
+
+  test('tool calls are counted; permission denials keep their tool names', () => {
+    const [s] = parseStream(log(marker(1, 'initial'), line('assistant_tool_use'), line('user_tool_result_permission_denied'), line('result_with_permission_denials')));
+    expect(s?.toolCalls).toBe(1);
+    expect(s?.result?.denied.length).toBeGreaterThan(0);
+  });
+
+  test('output before any marker still forms a session', () => {
+    expect(parseStream(log(line('init'), line('result_success')))).toHaveLength(1);
+  });
+});
+
+describe('summarizeUsage', () => {
+  test('cost and tokens add up over sessions; denials counted per tool, most first', () => {
+    const result = (cost: number, denied: string[]) =>
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: false, total_cost_usd: cost, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50 }, permission_denials: denied.map((tool_name) => ({ tool_name })) });
+    const usage = summarizeUsage(parseStream(log(marker(1, 'initial'), result(0.25, ['Bash', 'WebFetch', 'Bash']), marker(2, 'resume'), result(0.5, ['Bash']), marker(3, 'resume'))));
+    expect(usage).toEqual({
+      costUsd: 0.75,
+      tokens: { input: 300, output: 20 },
+      sessions: 3,
+      permissionDenials: { count: 4, tools: [{ name: 'Bash', count: 3 }, { name: 'WebFetch', count: 1 }] },
+    });
+  });
+
+  test('an empty log costs nothing', () => {
+    expect(summarizeUsage(parseStream(''))).toEqual({ costUsd: 0, tokens: { input: 0, output: 0 }, sessions: 0, permissionDenials: { count: 0, tools: [] } });
+  });
+});

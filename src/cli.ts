@@ -20,6 +20,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .option('--name <slug>', 'short name for the run id (default: from the task)')
     .option('--model <model>', 'model for every session, e.g. opus or sonnet')
     .option('--max-restarts <n>', 'crash restarts before the run fails (default 5)')
+    .option('--max-cost <usd>', 'spend cap for the whole run in USD; the last 10 % is kept for the report')
     .option('--json', 'print {"id","workspace","session","endsAt"}')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

@@ -36,6 +36,8 @@ export interface SessionStart {
   reason: string;
   exit: number | null;
   now: Date;
+  /** Spent so far in USD, for the session's --max-budget-usd under a spend cap. */
+  spentUsd?: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, at: s.now.toISOString() }));
   const name = tmuxSessionName(s.spec.id);
   await tmux.killSession(name); // a finished wrapper's session may linger for a moment
-  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode)];
+  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0)];
   await tmux.newSession(name, s.paths.workspace, argv);
   return session;
 }

@@ -4,6 +4,7 @@ import { parse, stringify } from 'yaml';
 import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { runPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
+import { parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
@@ -99,6 +100,11 @@ export function readAgent(paths: RunPaths, session: SessionRecord | null): { pid
   return text === null ? null : parsePidRecord(text);
 }
 
+/** Each session's record, rebuilt from the raw output.log. */
+export function readSessionLogs(paths: RunPaths): SessionLog[] {
+  return parseStream(readText(paths.outputLog) ?? '');
+}
+
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
 export async function observe(paths: RunPaths, id: string, panes: () => Promise<Map<string, PaneInfo>>): Promise<Observation> {
   const session = readSession(paths);
@@ -115,6 +121,8 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),
+    // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
+    costUsd: agentAlive ? 0 : summarizeUsage(readSessionLogs(paths)).costUsd,
   };
 }
 

@@ -24,6 +24,7 @@ export interface LaunchOptions {
   name?: string;
   model?: string;
   maxRestarts?: string;
+  maxCost?: string;
   json?: boolean;
 }
 
@@ -34,7 +35,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   if (task.trim() === '') throw new UsageError('the task is empty; say what the agent should do: overnight launch "Survey CRDT libraries"');
   if (opts.duration !== undefined && opts.until !== undefined) throw new UsageError('give --duration or --until, not both');
 
-  const { settings, problems } = loadSettings({ duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts }, io.env);
+  const { settings, problems } = loadSettings({ duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost }, io.env);
   if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
@@ -73,6 +74,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
         healthyAfter: settings.healthyAfter,
         minUptime: settings.minUptime,
       },
+      maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },
     };
     createWorkspace(root, spec, io.env);

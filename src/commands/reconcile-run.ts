@@ -4,7 +4,7 @@ import { stateAfter, stateOf } from '../core/state.js';
 import type { Action, Observation, RunSpec } from '../core/types.js';
 import { removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
-import { appendEvent, hasSentinel, observe, readSession, readSentinel, readSpec, writeSentinel } from '../adapters/store.js';
+import { appendEvent, hasSentinel, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { PaneInfo } from '../adapters/tmux.js';
 import { buildRow } from './summary.js';
@@ -54,6 +54,23 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
   return true;
 }
 
+/**
+ * Every later session uses the model the first one actually ran (its init event), so a run
+ * never changes model mid-night because an alias moved. Recorded in run.yaml once.
+ */
+function pinModel(spec: RunSpec, paths: RunPaths): RunSpec {
+  if (spec.model && !ALIASES.has(spec.model)) return spec;
+  const used = readSessionLogs(paths).find((s) => s.model && s.model !== '<synthetic>')?.model;
+  if (!used || used === spec.model) return spec;
+  const pinned = { ...spec, model: used };
+  writeSpec(paths, pinned);
+  appendEvent(paths, new Date(), { action: 'pin-model', model: used, was: spec.model });
+  return pinned;
+}
+
+/** Names that Claude Code resolves to whatever model is current. */
+const ALIASES = new Set(['opus', 'sonnet', 'haiku', 'opusplan', 'default', 'best']);
+
 export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<void> {
   const now = ctx.io.now();
   const from = stateOf(obs);
@@ -80,7 +97,8 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'start': {
       // `stop` may have written a sentinel since this run was observed: never start an agent after it.
       if (readSentinel(paths)) return;
-      const session = await startSession({ spec, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now });
+      const pinned = pinModel(spec, paths);
+      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd });
       record({ session: session.n, mode: action.mode, exit: action.exit });
       return;
     }

@@ -1,12 +1,15 @@
 import type { RunSpec, SessionMode } from './types.js';
 import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from './briefing.js';
+import { sessionBudget } from './decide.js';
 
 // The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
 
-export function agentArgs(spec: RunSpec, mode: SessionMode): string[] {
+export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   args.push(...(mode === 'initial' ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]));
   if (spec.model) args.push('--model', spec.model);
+  const budget = sessionBudget(spec, mode, spentUsd);
+  if (budget !== null) args.push('--max-budget-usd', budget.toFixed(2));
   args.push('--permission-mode', spec.permissionMode);
   // Last, because it takes a list: one argument per tool, so patterns may hold commas and spaces.
   if (spec.allowedTools.length > 0) args.push('--allowedTools', ...spec.allowedTools);

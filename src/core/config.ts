@@ -20,9 +20,10 @@ export interface Settings {
   backoffMax: number;
   healthyAfter: number;
   minUptime: number;
+  maxCost: number | null;
 }
 
-type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools';
+type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools' | 'money';
 
 interface KeySpec {
   field: keyof Settings;
@@ -45,6 +46,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   backoff_max: { field: 'backoffMax', kind: 'duration', env: 'OVERNIGHT_BACKOFF_MAX' },
   healthy_after: { field: 'healthyAfter', kind: 'duration', env: 'OVERNIGHT_HEALTHY_AFTER' },
   min_uptime: { field: 'minUptime', kind: 'duration', env: 'OVERNIGHT_MIN_UPTIME' },
+  max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
 };
 
 export function defaultSettings(home: string): Settings {
@@ -63,6 +65,7 @@ export function defaultSettings(home: string): Settings {
     backoffMax: 10 * 60,
     healthyAfter: 10 * 60,
     minUptime: 60,
+    maxCost: null,
   };
 }
 
@@ -88,6 +91,7 @@ const ACCEPTS: Record<Kind, string> = {
   count: 'expected a whole number, 0 or more',
   'permission-mode': `expected one of ${PERMISSION_MODES.join(', ')}`,
   tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
+  money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -113,6 +117,10 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return typeof text === 'string' && /^\d+$/.test(text.trim()) ? { ok: true, value: Number(text) } : { ok: false };
     case 'permission-mode':
       return (PERMISSION_MODES as readonly unknown[]).includes(text) ? { ok: true, value: text } : { ok: false };
+    case 'money': {
+      const amount = typeof text === 'string' && /^\$?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim().replace('$', '')) : NaN;
+      return amount > 0 ? { ok: true, value: amount } : { ok: false };
+    }
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
@@ -157,7 +165,7 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
       problems.push({ key: '', source: file.path, value: undefined, message: 'expected a mapping of keys to values (key: value)' });
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
-        if (raw === null && key === 'model') continue;
+        if (raw === null && (key === 'model' || key === 'max_cost')) continue;
         apply(key, raw, file.path);
       }
     }
@@ -189,5 +197,6 @@ export function describeSettings(s: Settings): Record<string, string | number | 
     backoff_max: formatDuration(s.backoffMax),
     healthy_after: formatDuration(s.healthyAfter),
     min_uptime: formatDuration(s.minUptime),
+    max_cost: s.maxCost,
   };
 }

@@ -19,6 +19,20 @@ export function crashRestarts(restarts: readonly RestartEntry[]): number {
   return restarts.filter((r) => r.mode === 'resume').length;
 }
 
+/** Exploring may spend this share of the cap; the rest is kept for the report. */
+export const EXPLORE_SHARE = 0.9;
+/** Below this, a synthesis could not say anything useful. */
+const MIN_SYNTHESIS_USD = 0.01;
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/** The --max-budget-usd for the next session, or null without a cap. */
+export function sessionBudget(spec: RunSpec, mode: string, spentUsd: number): number | null {
+  if (spec.maxCost === null) return null;
+  const limit = mode === 'synthesis' ? spec.maxCost : spec.maxCost * EXPLORE_SHARE;
+  return Math.max(0, Math.floor((limit - spentUsd) * 100) / 100);
+}
+
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   const t = now.getTime();
   const ended = t >= spec.endsAt.getTime();
@@ -62,6 +76,12 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   }
   // 5. The agent finished the job itself.
   if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
+  // The spend cap: exploring stops at its share; the report gets what is left, if anything.
+  if (spec.maxCost !== null && obs.costUsd >= spec.maxCost * EXPLORE_SHARE) {
+    const spent = `spend cap: ${usd(obs.costUsd)} of ${usd(spec.maxCost)} spent`;
+    if (spec.maxCost - obs.costUsd >= MIN_SYNTHESIS_USD) return { kind: 'start', mode: 'synthesis', reason: spent, exit: exitCode };
+    return { kind: 'finish', sentinel: 'FAILED', reason: `${spent}, nothing left for the report`, stopAgent: false };
+  }
   // Time is up: one synthesis session writes the report.
   if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode };
 

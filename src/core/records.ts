@@ -72,6 +72,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       healthy_after: l.healthyAfter,
       min_uptime: l.minUptime,
     },
+    max_cost_usd: spec.maxCost,
     paths: { ...spec.paths },
   };
 }
@@ -111,6 +112,7 @@ export function specFromDoc(doc: unknown): RunSpec {
       healthyAfter: num('healthy_after'),
       minUptime: num('min_uptime'),
     },
+    maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
     paths: { claude: str('claude', p), tmux: str('tmux', p), node: str('node', p), cli: str('cli', p) },
   };
 }

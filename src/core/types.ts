@@ -26,6 +26,8 @@ export interface RunSpec {
   permissionMode: string;
   allowedTools: string[];
   limits: Limits;
+  /** Spend cap for the whole run in USD, or null for none. */
+  maxCost: number | null;
   /** Absolute paths resolved at launch, so a scheduler's PATH does not matter. */
   paths: { claude: string; tmux: string; node: string; cli: string };
 }
@@ -71,6 +73,8 @@ export interface Observation {
   restarts: RestartEntry[];
   reportExists: boolean;
   outputAt: Date | null;
+  /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
+  costUsd: number;
 }
 
 export type Action =

@@ -17,6 +17,7 @@ function spec(over: Partial<RunSpec> = {}): RunSpec {
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
     limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60 },
+    maxCost: null,
     paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
     ...over,
   };
@@ -105,5 +106,20 @@ describe('permissionModeProblem', () => {
     } else {
       expect(p).toBeUndefined();
     }
+  });
+});
+
+describe('--max-budget-usd under a spend cap', () => {
+  test.each<[SessionMode, number, string | undefined]>([
+    ['initial', 0, '9.00'],
+    ['resume', 4.256, '4.74'],
+    ['synthesis', 9.5, '0.50'],
+  ])('%s after $%s spent → %s', (mode, spent, budget) => {
+    const args = agentArgs(spec({ maxCost: 10 }), mode, spent);
+    expect(args[args.indexOf('--max-budget-usd') + 1]).toBe(budget);
+  });
+
+  test('no cap, no flag', () => {
+    expect(agentArgs(spec(), 'resume', 3)).not.toContain('--max-budget-usd');
   });
 });

@@ -27,6 +27,7 @@ describe('defaults', () => {
       runsDir: '/home/ada/overnight-runs',
       claude: 'claude',
       model: null,
+      maxCost: null,
       duration: 8 * 3600,
       maxRestarts: 5,
       permissionMode: 'acceptEdits',

@@ -30,6 +30,7 @@ function spec(over: Partial<RunSpec> = {}): RunSpec {
       healthyAfter: 600,
       minUptime: 60,
     },
+    maxCost: null,
     paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
     ...over,
   };
@@ -51,6 +52,7 @@ function obs(over: Partial<Observation> = {}): Observation {
     restarts: [],
     reportExists: false,
     outputAt: null,
+    costUsd: 0,
     ...over,
   };
 }
@@ -182,5 +184,20 @@ describe('crashRestarts', () => {
     [['synthesis', 'synthesis'], 0],
   ] as [SessionMode[], number][])('%j → %i', (modes, n) => {
     expect(crashRestarts(restarts(...modes))).toBe(n);
+  });
+});
+
+describe('spend cap (max_cost)', () => {
+  test.each<[string, number | null, number, Action['kind'], string]>([
+    ['no cap: a crash resumes whatever was spent', null, 100, 'start', 'agent ended (exit 1)'],
+    ['under 90 % of the cap: resume', 10, 8.5, 'start', 'agent ended (exit 1)'],
+    ['90 % spent: the rest goes to the report', 10, 9.2, 'start', 'spend cap: $9.20 of $10.00 spent'],
+    ['all spent: nothing left for a report', 10, 10, 'finish', 'spend cap: $10.00 of $10.00 spent, nothing left for the report'],
+  ])('%s', (_name, maxCost, costUsd, kind, reason) => {
+    const action = decide(spec({ maxCost }), obs({ exit: exited(1), costUsd }), BEFORE_END);
+    expect(action.kind).toBe(kind);
+    expect(action.reason).toBe(reason);
+    if (kind === 'start' && maxCost !== null && costUsd >= 9) expect(action).toMatchObject({ mode: 'synthesis' });
+    if (kind === 'finish') expect(action).toMatchObject({ sentinel: 'FAILED' });
   });
 });

@@ -139,6 +139,7 @@ function spec(): RunSpec {
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Bash(git log:*)'],
     limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60 },
+    maxCost: 12.5,
     paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
   };
 }

@@ -15,6 +15,7 @@ function obs(over: Partial<Observation> = {}): Observation {
     restarts: [],
     reportExists: false,
     outputAt: null,
+    costUsd: 0,
     ...over,
   };
 }

@@ -9,6 +9,8 @@ export async function startTimeOf(pid: number): Promise<string | null> {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A zombie (exited, not yet reaped: an orphan in a container without init) is not alive.
+      if (fields[0] === 'Z' || fields[0] === 'X') return null;
       return fields[19] ?? null;
     } catch {
       return null;

@@ -90,10 +90,10 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
       const { spec, obs } = await observeRun(id, paths, ctx);
       const now = ctx.io.now();
       const action = decide(spec, obs, now);
-      const message = describeAction(action, obs, spec.limits.maxRestarts);
+      const message = describeAction(action, obs, spec.limits.maxRestarts, opts.dryRun);
       const state = stateAfter(action, stateOf(obs));
       const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };
-      if (opts.dryRun) return { ...outcome, message: `would ${message}` };
+      if (opts.dryRun) return outcome;
       if (action.kind === 'none') return opts.json ? outcome : undefined;
       await act(id, spec, paths, obs, action, ctx);
       // After an interrupt the agent is gone: decide again at once (the synthesis starts now).

@@ -5,7 +5,7 @@ import type { RunPaths } from '../core/paths.js';
 import { reasonOf, stateOf } from '../core/state.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
 import { tmuxSessionName } from '../core/naming.js';
-import { readText } from '../adapters/files.js';
+import { mtime, readText } from '../adapters/files.js';
 import { parseStream, summarizeUsage, type Usage } from '../core/stream.js';
 
 /** One run as `status --json` shows it. */
@@ -91,7 +91,7 @@ export function brokenRow(id: string, paths: RunPaths, state: RunState, problem:
     maxRestarts: null,
     findings: countFindings(paths.findings),
     questions: countQuestions(paths),
-    lastOutputAt: null,
+    lastOutputAt: mtime(paths.outputLog)?.toISOString() ?? null,
     reason: `${problem} (reconcile skips this run until it is fixed)`,
     problem,
   };

@@ -50,7 +50,7 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
   const out = [line(header)];
   rows.forEach((r, i) => {
     out.push(line(cells[i] as string[]));
-    if (r.reason && r.state !== 'running' && r.state !== 'synthesizing') out.push(`  └ ${r.reason}`);
+    if (r.reason && (r.problem || (r.state !== 'running' && r.state !== 'synthesizing'))) out.push(`  └ ${r.reason}`);
     const denied = r.permissionDenials;
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
   });

@@ -32,20 +32,21 @@ export function reasonOf(obs: Observation): string {
   return `agent ended (${describeExit(obs.exit?.code ?? null)}); the next reconcile pass acts on it`;
 }
 
-/** One line for the reconcile log, saying what was done and why. */
-export function describeAction(action: Action, obs: Observation, maxRestarts: number): string {
+/** One line for the reconcile log, saying what was done (or, for --dry-run, would be) and why. */
+export function describeAction(action: Action, obs: Observation, maxRestarts: number, planned = false): string {
+  const verb = (done: string, plan: string) => (planned ? `would ${plan}` : done);
   switch (action.kind) {
     case 'none':
       return `nothing to do: ${action.reason}`;
     case 'cleanup':
-      return `stopped a leftover agent: ${action.reason}`;
+      return `${verb('stopped', 'stop')} a leftover agent: ${action.reason}`;
     case 'interrupt':
-      return `interrupted the agent: ${action.reason}`;
+      return `${verb('interrupted', 'interrupt')} the agent: ${action.reason}`;
     case 'finish':
-      return `${action.sentinel}: ${action.reason}`;
+      return `${planned ? `would write ${action.sentinel}` : action.sentinel}: ${action.reason}`;
     case 'start':
-      if (action.mode === 'initial') return `started the first session: ${action.reason}`;
-      if (action.mode === 'synthesis') return `started the synthesis: ${action.reason}`;
-      return `resumed (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
+      if (action.mode === 'initial') return `${verb('started', 'start')} the first session: ${action.reason}`;
+      if (action.mode === 'synthesis') return `${verb('started', 'start')} the synthesis: ${action.reason}`;
+      return `${verb('resumed', 'resume')} (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
   }
 }

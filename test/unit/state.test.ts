@@ -99,3 +99,15 @@ describe('describeAction', () => {
     expect(describeAction(action, obs(over), max)).toBe(want);
   });
 });
+
+describe('describeAction for --dry-run', () => {
+  test.each<[Action, string]>([
+    [{ kind: 'interrupt', reason: 'end time reached' }, 'would interrupt the agent: end time reached'],
+    [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 }, 'would resume (restart 1/5): agent ended (exit 1)'],
+    [{ kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 }, 'would start the synthesis: end time reached'],
+    [{ kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false }, 'would write FAILED: circuit breaker'],
+    [{ kind: 'cleanup', reason: 'DONE is present' }, 'would stop a leftover agent: DONE is present'],
+  ])('%o', (action, line) => {
+    expect(describeAction(action, obs(), 5, true)).toBe(line);
+  });
+});

@@ -1,0 +1,254 @@
+// Integration harness: an isolated world per sandbox (HOME, OVERNIGHT_HOME, its own tmux server,
+// config dir) and the fake agent, plus polling helpers. Nothing here sleeps for a fixed time
+// except between polls of a condition that has a deadline.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const BIN = join(REPO, 'bin', 'overnight.js');
+export const FAKE_CLAUDE = join(REPO, 'test', 'fixtures', 'fake-claude.mjs');
+
+export type Env = Record<string, string>;
+export interface Result {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+export interface Call {
+  argv: string[];
+  stdin: string;
+  cwd: string;
+  pid: number;
+  invocation: number;
+  at: number;
+}
+export interface Launched {
+  id: string;
+  workspace: string;
+  session: string;
+  endsAt: string;
+}
+
+/** Polls `fn` until it returns something truthy (a throw counts as not yet); fails at the deadline. */
+export async function waitFor<T>(fn: () => T | Promise<T>, opts: { timeout?: number; interval?: number; what?: string } = {}): Promise<NonNullable<T>> {
+  const { timeout = 15_000, interval = 100, what = fn.toString().slice(0, 120) } = opts;
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value as NonNullable<T>;
+      last = value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() >= deadline) throw new Error(`waitFor timed out after ${timeout} ms: ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await sleep(interval);
+  }
+}
+
+/** Alive and not a zombie (a container's PID 1 may never reap an orphan). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+function readProc(pid: string, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Every process's argv, NUL-joined (for "the task is in no argv"). */
+export function allCmdlines(): { pid: number; cmdline: string }[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map((p) => ({ pid: Number(p), cmdline: readProc(p, 'cmdline') }));
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function baseEnv(): Env {
+  const env: Env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k === 'TMUX' || k === 'TMUX_PANE' || k === 'CLAUDE_CONFIG_DIR') continue;
+    if (k.startsWith('OVERNIGHT_') || k.startsWith('FAKE_CLAUDE_')) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+export type Sandbox = ReturnType<typeof makeSandbox>;
+
+export function makeSandbox() {
+  // Short: tmux's socket path ($TMUX_TMPDIR/tmux-UID/default) must stay under ~100 characters.
+  const dir = mkdtempSync(join(tmpdir(), 'ovt-'));
+  const [home, runs, tmuxDir, xdg, logDir] = ['h', 'runs', 't', 'x', 'log'].map((d) => join(dir, d)) as [string, string, string, string, string];
+  const behaviourFile = join(dir, 'behaviour.json');
+  for (const d of [home, tmuxDir, xdg, logDir]) mkdirSync(d, { recursive: true });
+  writeFileSync(behaviourFile, '{}');
+  const env: Env = {
+    ...baseEnv(),
+    HOME: home,
+    OVERNIGHT_HOME: runs,
+    TMUX_TMPDIR: tmuxDir,
+    XDG_CONFIG_HOME: xdg,
+    OVERNIGHT_CLAUDE: FAKE_CLAUDE,
+    FAKE_CLAUDE_BEHAVIOUR: behaviourFile,
+    FAKE_CLAUDE_LOG: logDir,
+  };
+
+  const withEnv = (extra: Record<string, string | undefined> = {}): Env => {
+    const merged: Env = { ...env };
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === undefined) delete merged[k];
+      else merged[k] = v;
+    }
+    return merged;
+  };
+
+  const run = async (args: string[], opts: { env?: Record<string, string | undefined>; command?: string } = {}): Promise<Result> => {
+    const r = await execa(opts.command ?? process.execPath, [BIN, ...args], { env: withEnv(opts.env), extendEnv: false, reject: false, cwd: dir, stdin: 'ignore', timeout: 45_000 });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  };
+
+  const tmux = async (args: string[]): Promise<Result> => {
+    const r = await execa('tmux', args, { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  };
+
+  const ws = (id: string, ...rest: string[]) => join(runs, id, ...rest);
+  const state = (id: string, file: string) => join(runs, id, '.overnight', file);
+  const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+
+  /** Processes of this sandbox: every one of them carries its OVERNIGHT_HOME in its environment. */
+  const processes = (): { pid: number; cmdline: string }[] => {
+    const marker = `OVERNIGHT_HOME=${runs}`;
+    return readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+      .filter((p) => readProc(p, 'environ').split('\0').includes(marker))
+      .map((p) => ({ pid: Number(p), cmdline: readProc(p, 'cmdline').split('\0').join(' ') }))
+      .filter((p) => alive(p.pid));
+  };
+
+  const sb = {
+    dir,
+    home,
+    runs,
+    env,
+    behaviourFile,
+    logDir,
+    ws,
+    state,
+    read,
+    run,
+    tmux,
+    processes,
+
+    /** The fake's behaviour for the invocations from now on (an array is indexed from here). */
+    setBehaviour(behaviour: unknown): void {
+      writeFileSync(behaviourFile, JSON.stringify(behaviour));
+      rmSync(`${behaviourFile}.count`, { force: true });
+    },
+
+    calls(): Call[] {
+      const text = read(join(logDir, 'calls.jsonl')) ?? '';
+      return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Call);
+    },
+
+    async launch(task: string, flags: string[] = [], extraEnv: Record<string, string | undefined> = {}): Promise<Launched> {
+      const r = await run(['launch', '--json', ...flags, task], { env: extraEnv });
+      if (r.exitCode !== 0) throw new Error(`launch failed (${r.exitCode}): ${r.stderr}`);
+      return JSON.parse(r.stdout) as Launched;
+    },
+
+    /** The agent pid of session n, once the wrapper has recorded it and the agent has started up. */
+    async agentPid(id: string, n = 1): Promise<number> {
+      const text = await waitFor(() => read(state(id, `agent-${n}.pid`)), { what: `agent-${n}.pid of ${id}` });
+      const pid = Number(text.split(' ')[0]);
+      await waitFor(() => sb.calls().some((c) => c.pid === pid), { what: `agent ${pid} of ${id} in calls.jsonl` });
+      return pid;
+    },
+
+    async hasSession(id: string): Promise<boolean> {
+      return (await tmux(['has-session', '-t', `=overnight-${id}`])).exitCode === 0;
+    },
+
+    /** The wrapper: the process tmux runs in the run's pane. */
+    async wrapperPid(id: string): Promise<number> {
+      const r = await tmux(['list-panes', '-t', `=overnight-${id}`, '-F', '#{pane_pid}']);
+      const pid = Number(r.stdout.trim().split('\n')[0]);
+      if (r.exitCode !== 0 || !pid) throw new Error(`no pane for ${id}: ${r.stderr}`);
+      return pid;
+    },
+
+    /**
+     * Kills session 1's agent while a fresh (fake) lock is held, so the pass the wrapper starts
+     * bows out; returns once the exit is recorded, the wrapper is gone and no pass runs. The lock
+     * and the wrapper's pass request are left in place (see `releaseLock`).
+     */
+    async crashUnderLock(id: string): Promise<number> {
+      const pid = await sb.agentPid(id);
+      mkdirSync(join(runs, '.reconcile.lock'));
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => read(state(id, 'agent-1.exit')), { what: 'exit record' });
+      await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
+      await sb.quiesce();
+      return pid;
+    },
+
+    releaseLock(): void {
+      rmSync(join(runs, '.pass-requested'), { force: true });
+      rmSync(join(runs, '.reconcile.lock'), { recursive: true, force: true });
+    },
+
+    /** Waits until no reconcile pass of this sandbox is running (the wrapper starts them too). */
+    async quiesce(timeout = 15_000): Promise<void> {
+      await waitFor(() => !processes().some((p) => /overnight\.js reconcile\b/.test(p.cmdline)), { timeout, what: 'no reconcile pass running' });
+    },
+
+    async cleanup(): Promise<void> {
+      // A pass still running must not start anything new: a global PAUSE stops every run.
+      if (existsSync(runs)) writeFileSync(join(runs, 'PAUSE'), '');
+      await tmux(['kill-server']);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const left = processes();
+        for (const c of sb.calls()) if (alive(c.pid) && readProc(String(c.pid), 'cmdline').includes('fake-claude')) killQuietly(c.pid);
+        if (left.length === 0 || Date.now() > deadline) break;
+        for (const p of left) killQuietly(p.pid);
+        await sleep(50);
+      }
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    },
+  };
+  return sb;
+}
+
+/** Files of a run's workspace, relative path to content (for "nothing changed"). */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    out[path.slice(root.length + 1)] = readFileSync(path, 'utf8');
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+import { existsSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RESUME_PROMPT } from '../../src/core/briefing.js';
+import { alive, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+
+const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
+
+describe('recovery', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  const restartLines = (id: string) => (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
+  const lockDir = () => join(sb.runs, '.reconcile.lock');
+
+  it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async () => {
+    sb.setBehaviour({ work: 30 });
+    const { id } = await sb.launch('Survive a kill', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    const first = await waitFor(() => sb.calls()[0]);
+    const uuid = arg(first, '--session-id');
+    expect(uuid).toBeTruthy();
+
+    process.kill(pid, 'SIGKILL');
+    // The wrapper starts a pass by itself; two more race it.
+    const passes = await Promise.all([sb.run(['reconcile']), sb.run(['reconcile'])]);
+    for (const p of passes) expect(p.exitCode, p.stderr).toBe(0);
+    const pid2 = await sb.agentPid(id, 2);
+    await sb.quiesce();
+
+    const calls = sb.calls();
+    expect(calls).toHaveLength(2);
+    const resumed = calls[1] as Call;
+    expect(arg(resumed, '--resume')).toBe(uuid);
+    expect(resumed.argv).not.toContain('--session-id');
+    expect(resumed.stdin).toBe(RESUME_PROMPT);
+    expect(resumed.pid).toBe(pid2);
+    expect(alive(pid2)).toBe(true);
+    const lines = restartLines(id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/\tresume\texit=137\t/);
+    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; restarts: number }[];
+    expect(row).toMatchObject({ state: 'running', restarts: 1 });
+  });
+
+  it('fails the run after max_restarts crashes: FAILED says why, no agent is left, status agrees', async () => {
+    sb.setBehaviour({ exit: 1 });
+    const { id, workspace } = await sb.launch('Crash forever', ['--duration', '1h'], { OVERNIGHT_MAX_RESTARTS: '2' });
+    // Nobody calls reconcile: the wrapper's own passes must get the run all the way to FAILED.
+    const failed = await waitFor(() => sb.read(join(workspace, 'FAILED')), { timeout: 30_000, what: 'FAILED' });
+    expect(failed.startsWith('circuit breaker: 2 restarts')).toBe(true);
+    expect(failed).toContain('exit 1');
+    await waitFor(() => existsSync(sb.state(id, 'final.json')), { what: 'final.json' });
+    await sb.quiesce();
+
+    const calls = sb.calls();
+    expect(calls).toHaveLength(3);
+    expect(calls.slice(1).map((c) => arg(c, '--resume'))).toEqual([arg(calls[0] as Call, '--session-id'), arg(calls[0] as Call, '--session-id')]);
+    for (const c of calls) expect(alive(c.pid)).toBe(false);
+    expect(await sb.hasSession(id)).toBe(false);
+    expect(existsSync(join(workspace, 'DONE'))).toBe(false);
+    expect(restartLines(id)).toHaveLength(2);
+
+    const st = await sb.run(['status', '--json']);
+    expect(st.exitCode).toBe(0);
+    const [row] = JSON.parse(st.stdout) as { state: string; reason: string; restarts: number; maxRestarts: number }[];
+    expect(row?.state).toBe('failed');
+    expect(row?.reason.startsWith('circuit breaker: 2 restarts')).toBe(true);
+    expect(row).toMatchObject({ restarts: 2, maxRestarts: 2 });
+  });
+
+  it('two reconciles at once over a dead agent with no exit record resume it once, not twice', async () => {
+    sb.setBehaviour({ work: 30 });
+    const { id } = await sb.launch('Race the reconcilers', ['--duration', '1h']);
+    await sb.crashUnderLock(id);
+    // The crash window "agent gone, nothing recorded": no exit status, no pending request, no lock.
+    rmSync(sb.state(id, 'agent-1.exit'));
+    sb.releaseLock();
+
+    const passes = await Promise.all([sb.run(['reconcile']), sb.run(['reconcile'])]);
+    for (const p of passes) expect(p.exitCode, p.stderr).toBe(0);
+    await sb.agentPid(id, 2);
+    await sb.quiesce();
+
+    expect(sb.calls()).toHaveLength(2);
+    expect(restartLines(id)).toHaveLength(1);
+    expect(restartLines(id)[0]).toMatch(/\tresume\texit=-\t/);
+    expect(passes.map((p) => p.stdout).join('\n').match(/resumed/g)).toHaveLength(1);
+  });
+
+  it('a pass finding the lock held says so and exits 0 at once; a stale lock is reclaimed', async () => {
+    sb.setBehaviour({ work: 30 });
+    const { id } = await sb.launch('Respect the lock', ['--duration', '1h']);
+    await sb.crashUnderLock(id);
+
+    const started = Date.now();
+    const held = await sb.run(['reconcile']);
+    expect(held.exitCode).toBe(0);
+    expect(held.stdout + held.stderr).toMatch(/another reconcile pass is running/);
+    expect(Date.now() - started).toBeLessThan(10_000); // it did not wait for the lock
+    expect(sb.calls()).toHaveLength(1);
+    expect(existsSync(lockDir())).toBe(true);
+
+    // A lock left behind by a killed pass: its mtime stopped being refreshed a minute ago.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockDir(), old, old);
+    const reclaimed = await sb.run(['reconcile']);
+    expect(reclaimed.exitCode, reclaimed.stderr).toBe(0);
+    expect(reclaimed.stdout).toMatch(/resumed/);
+    await sb.agentPid(id, 2);
+    expect(sb.calls()).toHaveLength(2);
+    expect(existsSync(lockDir())).toBe(false);
+  });
+
+  it('resumes a run whose wrapper died first and whose orphaned agent died later', async () => {
+    // E.g. the tmux session was killed by hand, then the agent ended. The orphan is reparented to
+    // PID 1 and stays a zombie until PID 1 reaps it (late, or never for an init-less container):
+    // a zombie still has /proc/<pid>/stat with its start time, but it is not a live agent.
+    sb.setBehaviour({ work: 30 });
+    const { id } = await sb.launch('Outlive the wrapper', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    process.kill(await sb.wrapperPid(id), 'SIGKILL');
+    await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !alive(pid), { what: 'agent dead' });
+
+    const r = await sb.run(['reconcile']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/resumed/);
+    await sb.agentPid(id, 2);
+    expect(sb.calls()).toHaveLength(2);
+  });
+});

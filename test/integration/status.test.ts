@@ -1,0 +1,137 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+
+interface Row {
+  id: string;
+  task: string | null;
+  state: string;
+  workspace: string;
+  startedAt: string | null;
+  endsAt: string | null;
+  restarts: number;
+  maxRestarts: number | null;
+  findings: number;
+  questions: number;
+  lastOutputAt: string | null;
+  reason: string;
+}
+
+const FIELDS = ['id', 'task', 'state', 'workspace', 'startedAt', 'endsAt', 'restarts', 'maxRestarts', 'findings', 'questions', 'lastOutputAt', 'reason'];
+const isIso = (s: string | null) => typeof s === 'string' && new Date(s).toISOString() === s;
+
+describe('status', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  const rows = async (...args: string[]): Promise<Row[]> => {
+    const r = await sb.run(['status', '--json', ...args]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Row[];
+  };
+
+  it('shows a table and --json with every field, counting findings and open questions', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id, workspace } = await sb.launch('Count what I found', ['--duration', '1h', '--max-restarts', '4']);
+    await sb.agentPid(id);
+    // What the agent would write: two findings (one nested, plus a hidden file that does not
+    // count) and three questions, one of them answered.
+    mkdirSync(join(workspace, 'findings', 'deep'));
+    writeFileSync(join(workspace, 'findings', 'yjs.md'), '# Yjs\n');
+    writeFileSync(join(workspace, 'findings', 'deep', 'automerge.md'), '# Automerge\n');
+    writeFileSync(join(workspace, 'findings', '.draft.swp'), '');
+    appendFileSync(
+      join(workspace, 'questions.md'),
+      '\n## Which sync protocol?\n- Best guess: y-protocols\n- Priority: high\n' +
+        '\n## Is offline-first required?\n- Best guess: yes\nAnswer: yes, always\n' +
+        '\n## Which licence is acceptable?\n- Best guess: MIT\n- Priority: low\n',
+    );
+
+    const [json, ...more] = await rows();
+    expect(more).toEqual([]);
+    for (const f of FIELDS) expect(json, f).toHaveProperty(f);
+    expect(json).toMatchObject({ id, task: 'Count what I found', state: 'running', workspace, restarts: 0, maxRestarts: 4, findings: 2, questions: 2, reason: '' });
+    expect([json?.startedAt, json?.endsAt, json?.lastOutputAt].every((t) => isIso(t ?? null))).toBe(true);
+    expect(new Date(json?.endsAt ?? 0).getTime() - new Date(json?.startedAt ?? 0).getTime()).toBe(3600_000);
+
+    const table = await sb.run(['status']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    // Columns are found by their headers, so a column added later does not break this.
+    const lines = table.stdout.split('\n');
+    const header = (lines[0] ?? '').split(/\s{2,}/);
+    const row = (lines.find((l) => l.startsWith(id)) ?? '').split(/\s{2,}/);
+    const cell = (name: string) => {
+      expect(header, name).toContain(name);
+      return row[header.indexOf(name)];
+    };
+    expect(header[0]).toBe('RUN');
+    expect(cell('RUN')).toBe(id);
+    expect(cell('STATE')).toBe('running');
+    expect(cell('LEFT')).toMatch(/^(\d+[hms])+$/); // time left, e.g. 59m58s
+    expect(cell('RESTARTS')).toBe('0/4');
+    expect(cell('FINDINGS')).toBe('2');
+    expect(cell('QUESTIONS')).toBe('2');
+    expect(cell('LAST ACTIVITY')).toMatch(/just now|ago/);
+  });
+
+  it('reports a run with a corrupt run.yaml (reason names the file) while the other runs are still reconciled', async () => {
+    sb.setBehaviour({ work: 60 });
+    const broken = await sb.launch('Broken run', ['--name', 'broken', '--duration', '1h']);
+    const healthy = await sb.launch('Healthy run', ['--name', 'healthy', '--duration', '1h']);
+    await sb.agentPid(broken.id);
+    writeFileSync(join(broken.workspace, 'run.yaml'), 'task: [unclosed\n  : garbage ::\n');
+    await sb.crashUnderLock(healthy.id);
+    sb.releaseLock();
+
+    const r = await sb.run(['reconcile']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${broken.id}: skipped: run\\.yaml`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${healthy.id}: resumed`, 'm'));
+    await sb.agentPid(healthy.id, 2);
+    expect(sb.calls().filter((c) => c.cwd === healthy.workspace && c.argv.includes('--resume'))).toHaveLength(1);
+    expect(sb.calls().filter((c) => c.cwd === broken.workspace)).toHaveLength(1);
+
+    const all = await rows();
+    const b = all.find((x) => x.id === broken.id);
+    const h = all.find((x) => x.id === healthy.id);
+    expect(b?.reason).toMatch(/run\.yaml/);
+    expect(h).toMatchObject({ state: 'running', restarts: 1, reason: '' });
+
+    // The human table says why too, not only the JSON.
+    const table = await sb.run(['status']);
+    expect(table.exitCode).toBe(0);
+    const at = table.stdout.split('\n').findIndex((l) => l.startsWith(broken.id));
+    expect(table.stdout.split('\n').slice(at, at + 2).join('\n')).toMatch(/run\.yaml/);
+  });
+
+  it('status <unique prefix> shows that run with its details block', async () => {
+    sb.setBehaviour({ work: 60 });
+    const one = await sb.launch('Show me the details', ['--name', 'details-one']);
+    const other = await sb.launch('Another run', ['--name', 'other']);
+    await sb.agentPid(one.id);
+    const prefix = one.id.slice(0, -'ils-one'.length);
+
+    const r = await sb.run(['status', prefix]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain(one.id);
+    expect(r.stdout).not.toContain(other.id);
+    expect(r.stdout).toMatch(/^task:\s+Show me the details$/m);
+    expect(r.stdout).toMatch(new RegExp(`^workspace:\\s+${one.workspace}$`, 'm'));
+    expect(r.stdout).toMatch(/^ends:\s+\S+/m);
+    expect(r.stdout).toMatch(/^activity:\s+\S+/m);
+    expect(r.stdout).toMatch(new RegExp(`^watch:\\s+tmux attach -t ${one.session}$`, 'm'));
+
+    const [row, ...rest] = await rows(prefix);
+    expect(rest).toEqual([]);
+    expect(row?.id).toBe(one.id);
+
+    const unknown = await sb.run(['status', 'nosuchrun']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('nosuchrun');
+    await waitFor(() => sb.hasSession(other.id));
+  });
+});

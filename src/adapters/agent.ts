@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentArgs, promptFor } from '../core/agent-args.js';
 import { tmuxSessionName } from '../core/naming.js';
@@ -38,6 +39,8 @@ export interface SessionStart {
   now: Date;
   /** Spent so far in USD, for the session's --max-budget-usd under a spend cap. */
   spentUsd?: number;
+  /** How long the previous session ran, for restart.log (backoff is computed from it). */
+  uptime?: number | null;
 }
 
 /**
@@ -48,9 +51,9 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode));
+  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now));
   writeSession(s.paths, session);
-  if (s.mode !== 'initial') appendRestart(s.paths, { at: s.now, mode: s.mode, exit: s.exit, reason: s.reason });
+  if (s.mode !== 'initial') appendRestart(s.paths, { at: s.now, mode: s.mode, exit: s.exit, uptime: s.uptime ?? null, reason: s.reason });
   // Segment marker: each session's part of output.log starts with one line saying which it is.
   appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, at: s.now.toISOString() }));
   const name = tmuxSessionName(s.spec.id);
@@ -69,6 +72,31 @@ export async function stopAgent(paths: RunPaths, session: SessionRecord | null, 
   const deadline = Date.now() + 3_000;
   while (readText(paths.exitFile(session.n)) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return how;
+}
+
+/**
+ * A backoff wait must end on time without a resident monitor: a detached `sleep` then one pass.
+ * Armed once per wake time (the marker file), so repeated passes do not stack timers.
+ */
+export async function armWakeTimer(spec: RunSpec, paths: RunPaths, until: Date, now: Date, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const at = until.toISOString();
+  if (readText(paths.wake)?.trim() === at) return false;
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const root = dirname(paths.workspace);
+  const { execa } = await import('execa');
+  const log = join(root, 'reconcile.log');
+  const timer = execa('/bin/sh', ['-c', 'sleep "$0" && exec "$1" "$2" reconcile', String(seconds), spec.paths.node, spec.paths.cli], {
+    detached: true,
+    cleanup: false,
+    stdin: 'ignore',
+    stdout: { file: log, append: true },
+    stderr: { file: log, append: true },
+    env: { ...env, OVERNIGHT_HOME: root },
+  });
+  timer.catch(() => {}); // it outlives this process; nobody waits for it
+  timer.unref();
+  writeFileAtomic(paths.wake, at + '\n');
+  return true;
 }
 
 export async function removeTmuxSession(tmuxBin: string, id: string): Promise<void> {

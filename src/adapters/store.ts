@@ -105,6 +105,14 @@ export function readSessionLogs(paths: RunPaths): SessionLog[] {
   return parseStream(readText(paths.outputLog) ?? '');
 }
 
+/** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
+function endedSession(paths: RunPaths, session: SessionRecord | null): Pick<Observation, 'costUsd' | 'result'> {
+  if (!session) return { costUsd: 0, result: null };
+  const logs = readSessionLogs(paths);
+  const r = logs.findLast((l) => l.n === session.n)?.result ?? null;
+  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text } };
+}
+
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
 export async function observe(paths: RunPaths, id: string, panes: () => Promise<Map<string, PaneInfo>>): Promise<Observation> {
   const session = readSession(paths);
@@ -121,8 +129,7 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),
-    // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
-    costUsd: agentAlive ? 0 : summarizeUsage(readSessionLogs(paths)).costUsd,
+    ...endedSession(paths, agentAlive ? null : session),
   };
 }
 

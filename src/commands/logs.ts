@@ -41,9 +41,18 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
   if ('error' in r) throw new UsageError(r.error);
   const paths = pathsFor(settings.runsDir, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
+  // A session that ends without a result event was killed or interrupted: say so where it ends.
+  let open = false;
+  const closeSession = () => {
+    if (open) io.stdout(palette.red('■ no result: the session was interrupted or killed'));
+    open = false;
+  };
   const emit = (line: string) => {
-    if (opts.raw) io.stdout(line);
-    else for (const out of renderLine(line, palette)) io.stdout(out);
+    if (opts.raw) return io.stdout(line);
+    if (line.startsWith('{"type":"overnight_session"')) closeSession();
+    if (line.startsWith('{"type":"system","subtype":"init"')) open = true;
+    if (line.startsWith('{"type":"result"')) open = false;
+    for (const out of renderLine(line, palette)) io.stdout(out);
   };
   let { lines, offset } = readFrom(paths.outputLog, 0);
   lines.forEach(emit);
@@ -55,5 +64,6 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
     if (finished && lines.length === 0) break;
     await new Promise((res) => setTimeout(res, POLL_MS));
   }
+  if (hasSentinel(paths)) closeSession();
   return 0;
 }

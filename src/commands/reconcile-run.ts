@@ -2,7 +2,7 @@ import type { Settings } from '../core/config.js';
 import type { RunPaths } from '../core/paths.js';
 import { stateAfter, stateOf } from '../core/state.js';
 import type { Action, Observation, RunSpec } from '../core/types.js';
-import { removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
+import { armWakeTimer, removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, hasSentinel, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
@@ -49,7 +49,7 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
   if (tmuxBin) await removeTmuxSession(tmuxBin, id);
   if (spec) {
     const obs = await observe(paths, id, async () => new Map());
-    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs)) + '\n');
+    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs, new Date())) + '\n');
   }
   return true;
 }
@@ -71,7 +71,8 @@ function pinModel(spec: RunSpec, paths: RunPaths): RunSpec {
 /** Names that Claude Code resolves to whatever model is current. */
 const ALIASES = new Set(['opus', 'sonnet', 'haiku', 'opusplan', 'default', 'best']);
 
-export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<void> {
+/** Carries out the action; false when nothing changed (a wait whose timer was already armed). */
+export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<boolean> {
   const now = ctx.io.now();
   const from = stateOf(obs);
   const record = (details: Record<string, unknown> = {}) =>
@@ -79,7 +80,12 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
 
   switch (action.kind) {
     case 'none':
-      return;
+      return false;
+    case 'wait': {
+      const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
+      if (armed) record({ until: action.until.toISOString() });
+      return armed;
+    }
     case 'cleanup':
     case 'finish': {
       if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session);
@@ -87,20 +93,20 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
       await finalizeFinished(id, paths);
-      return;
+      return true;
     }
     case 'interrupt': {
       const how = await stopAgent(paths, obs.session);
       record({ signal: how });
-      return;
+      return true;
     }
     case 'start': {
       // `stop` may have written a sentinel since this run was observed: never start an agent after it.
-      if (readSentinel(paths)) return;
+      if (readSentinel(paths)) return false;
       const pinned = pinModel(spec, paths);
-      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd });
+      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime });
       record({ session: session.n, mode: action.mode, exit: action.exit });
-      return;
+      return true;
     }
   }
 }

@@ -95,7 +95,7 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
       const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };
       if (opts.dryRun) return outcome;
       if (action.kind === 'none') return opts.json ? outcome : undefined;
-      await act(id, spec, paths, obs, action, ctx);
+      if (!(await act(id, spec, paths, obs, action, ctx))) return opts.json ? outcome : undefined;
       // After an interrupt the agent is gone: decide again at once (the synthesis starts now).
       if (action.kind !== 'interrupt' || step === 1) return outcome;
       if (!opts.json) ctx.io.stdout(`${id}: ${message}`);

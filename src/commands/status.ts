@@ -73,7 +73,7 @@ async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
   if (final) return { ...final, findings: countFindings(paths.findings), questions: countQuestions(paths) };
   try {
     const { spec, obs } = await observeRun(id, paths, ctx);
-    return buildRow(id, paths, spec, obs);
+    return buildRow(id, paths, spec, obs, ctx.io.now());
   } catch (err) {
     if (!(err instanceof RunFileError)) throw err;
     return brokenRow(id, paths, await bestEffortState(paths), err.message, crashRestarts(readRestarts(paths)));

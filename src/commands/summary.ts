@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { countOpenQuestions } from '../core/briefing.js';
-import { crashRestarts } from '../core/decide.js';
+import { crashRestarts, decide } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
 import { reasonOf, stateOf } from '../core/state.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
@@ -27,6 +27,8 @@ export interface StatusRow {
   tokens: { input: number; output: number };
   sessions: number;
   permissionDenials: Usage['permissionDenials'];
+  /** When a run backing off between restarts will be tried again. */
+  nextTryAt?: string;
   /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
   problem?: string;
 }
@@ -57,7 +59,14 @@ export function usageOf(paths: RunPaths): Usage {
   }
 }
 
-export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation): StatusRow {
+/** A waiting run says what it waits for: the same decision the next pass would make. */
+function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: string; nextTryAt?: string } {
+  const action = stateOf(obs) === 'waiting' ? decide(spec, obs, now) : null;
+  if (action?.kind === 'wait') return { reason: `waiting: ${action.reason}`, nextTryAt: action.until.toISOString() };
+  return { reason: reasonOf(obs) };
+}
+
+export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation, now: Date): StatusRow {
   return {
     ...usageOf(paths),
     id,
@@ -72,7 +81,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     findings: countFindings(paths.findings),
     questions: countQuestions(paths),
     lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
-    reason: reasonOf(obs),
+    ...waitingReason(spec, obs, now),
   };
 }
 

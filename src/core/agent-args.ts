@@ -1,5 +1,5 @@
 import type { RunSpec, SessionMode } from './types.js';
-import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from './briefing.js';
+import { continuePrompt, initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from './briefing.js';
 import { sessionBudget } from './decide.js';
 
 // The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
@@ -16,8 +16,9 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0): strin
   return args;
 }
 
-export function promptFor(spec: RunSpec, mode: SessionMode): string {
+export function promptFor(spec: RunSpec, mode: SessionMode, now: Date): string {
   if (mode === 'initial') return initialPrompt(spec.task);
+  if (mode === 'continue') return continuePrompt(spec.endsAt, now);
   return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT;
 }
 

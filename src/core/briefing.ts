@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 // What the agent reads: CLAUDE.md, the questions.md header, and each session's prompt.
 
@@ -85,6 +85,13 @@ ${task}
 
 export const RESUME_PROMPT = `You were restarted after an interruption. Re-read CLAUDE.md, questions.md and the files in findings/, then continue the task where you left off. Keep writing findings as you go.
 `;
+
+/** After a clean exit with time left: the same conversation goes on, with the time it has. */
+export function continuePrompt(endsAt: Date, now: Date): string {
+  const left = Math.max(0, Math.round((endsAt.getTime() - now.getTime()) / 60000));
+  return `Your session ended, but ${left} minutes remain before the end time (${humanTime(endsAt)}). If the task is truly complete, write REPORT.md now. Otherwise keep exploring: re-read CLAUDE.md, questions.md and findings/, pick the most valuable open thread, and keep writing findings as you go.
+`;
+}
 
 export const SYNTHESIS_PROMPT = `Time is up. Stop exploring now. Write REPORT.md from the files in findings/ and from questions.md: what you found, how sure you are, what is left open, and which questions need the user first. Do not start new research.
 `;

@@ -1,3 +1,6 @@
+import { format } from 'date-fns/format';
+import { restartDelay } from './backoff.js';
+import { formatDuration } from './duration.js';
 import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time.
@@ -85,11 +88,30 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   // Time is up: one synthesis session writes the report.
   if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode };
 
-  // 6. Anything else is a crash: resume, unless the circuit breaker has tripped.
-  const used = crashRestarts(obs.restarts);
-  if (used >= spec.limits.maxRestarts) {
-    const s = used === 1 ? '' : 's';
-    return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}`, stopAgent: false };
+  // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
+  const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
+  const clean = exitCode === 0 && obs.result !== null && !obs.result.isError;
+  if (!clean) {
+    const used = crashRestarts(obs.restarts);
+    if (used >= spec.limits.maxRestarts) {
+      const s = used === 1 ? '' : 's';
+      const error = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text)}` : '';
+      return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}${error}`, stopAgent: false };
+    }
   }
-  return { kind: 'start', mode: 'resume', reason: `agent ended (${how})`, exit: exitCode };
+  // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
+  const quick = !clean || uptime < spec.limits.minUptime;
+  const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
+  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : `agent ended (${how})`;
+  const retryAt = new Date(endedAt.getTime() + delay * 1000);
+  if (t < retryAt.getTime()) {
+    return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };
+  }
+  return { kind: 'start', mode: clean ? 'continue' : 'resume', reason: why, exit: exitCode, uptime };
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
 }

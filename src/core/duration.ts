@@ -1,4 +1,7 @@
-import { addDays, isValid, parseISO, set } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
+import { set } from 'date-fns/set';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 const DURATION = /^(?:\d+(?:\.\d+)?[smhd])+$/;

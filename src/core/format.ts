@@ -26,6 +26,11 @@ export function timeLeft(row: TableRow, now: Date): string {
   return left > 0 ? formatDuration(left) : 'ended';
 }
 
+/** `$1.25`; a cost below a cent is shown as such, not as nothing. */
+export function money(usd: number): string {
+  return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
+}
+
 export function ago(iso: string | null, now: Date): string {
   if (!iso) return 'never';
   const seconds = (now.getTime() - new Date(iso).getTime()) / 1000;
@@ -42,7 +47,7 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     `${r.restarts}/${r.maxRestarts ?? '?'}`,
     String(r.findings),
     String(r.questions),
-    `$${(r.costUsd ?? 0).toFixed(2)}`,
+    money(r.costUsd ?? 0),
     ago(r.lastOutputAt, now),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));

@@ -20,6 +20,8 @@ export interface RunPaths {
   prompt: string;
   agentEnv: string;
   events: string;
+  /** When a backoff timer is armed to wake the next pass. */
+  wake: string;
   /** The status summary written once a finished run is verified free of agents. */
   final: string;
   pidFile: (n: number) => string;
@@ -46,6 +48,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     prompt: join(state, 'prompt.md'),
     agentEnv: join(state, 'agent.env'),
     events: join(state, 'events.jsonl'),
+    wake: join(state, 'wake-at'),
     final: join(state, 'final.json'),
     pidFile: (n) => join(state, `agent-${n}.pid`),
     exitFile: (n) => join(state, `agent-${n}.exit`),

@@ -2,24 +2,27 @@ import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } fr
 
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly.
 
-const MODES: readonly SessionMode[] = ['initial', 'resume', 'synthesis'];
+const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'synthesis'];
 
-/** One restart.log line: ISO time, mode, exit status, reason, tab-separated. */
+/** One restart.log line: ISO time, mode, exit status, previous session's uptime, reason; tab-separated. */
 export function formatRestart(e: RestartEntry): string {
   const reason = e.reason.replace(/[\t\n]+/g, ' ');
-  return `${e.at.toISOString()}\t${e.mode}\texit=${e.exit ?? '-'}\t${reason}\n`;
+  const uptime = e.uptime === null ? '-' : `${Math.round(e.uptime)}s`;
+  return `${e.at.toISOString()}\t${e.mode}\texit=${e.exit ?? '-'}\tuptime=${uptime}\t${reason}\n`;
 }
 
 /** Unreadable lines (a torn last line after a crash) are skipped, never fatal. */
 export function parseRestartLog(text: string): RestartEntry[] {
   const entries: RestartEntry[] = [];
   for (const line of text.split('\n')) {
-    const [at, mode, exit, ...reason] = line.split('\t');
+    const [at, mode, exit, ...rest] = line.split('\t');
     if (!at || !mode || !exit) continue;
     const time = new Date(at);
     if (Number.isNaN(time.getTime()) || !MODES.includes(mode as SessionMode)) continue;
     const code = /^exit=(\d+)$/.exec(exit);
-    entries.push({ at: time, mode: mode as SessionMode, exit: code ? Number(code[1]) : null, reason: reason.join('\t') });
+    const up = rest[0]?.startsWith('uptime=') ? rest.shift() : undefined;
+    const seconds = up ? /^uptime=(\d+)s$/.exec(up) : null;
+    entries.push({ at: time, mode: mode as SessionMode, exit: code ? Number(code[1]) : null, uptime: seconds ? Number(seconds[1]) : null, reason: rest.join('\t') });
   }
   return entries;
 }

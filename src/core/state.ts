@@ -17,6 +17,7 @@ export function stateAfter(action: Action, before: RunState): RunState {
     case 'finish':
       return action.sentinel === 'DONE' ? 'done' : 'failed';
     case 'interrupt':
+    case 'wait':
       return 'waiting';
     default:
       return before;
@@ -44,9 +45,12 @@ export function describeAction(action: Action, obs: Observation, maxRestarts: nu
       return `${verb('interrupted', 'interrupt')} the agent: ${action.reason}`;
     case 'finish':
       return `${planned ? `would write ${action.sentinel}` : action.sentinel}: ${action.reason}`;
+    case 'wait':
+      return `${verb('waiting', 'wait')}: ${action.reason}`;
     case 'start':
       if (action.mode === 'initial') return `${verb('started', 'start')} the first session: ${action.reason}`;
       if (action.mode === 'synthesis') return `${verb('started', 'start')} the synthesis: ${action.reason}`;
+      if (action.mode === 'continue') return `${verb('continued', 'continue')} the session: ${action.reason}`;
       return `${verb('resumed', 'resume')} (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
   }
 }

@@ -2,6 +2,8 @@
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
 
 export interface SessionResult {
+  /** The conversation the result belongs to. */
+  sessionId: string | null;
   subtype: string;
   isError: boolean;
   apiErrorStatus: number | null;
@@ -49,6 +51,7 @@ function parseResult(e: Record<string, unknown>): SessionResult {
   const denials = Array.isArray(e.permission_denials) ? e.permission_denials : [];
   const errors = Array.isArray(e.errors) ? e.errors.filter((x) => typeof x === 'string') : [];
   return {
+    sessionId: str(e.session_id),
     subtype: str(e.subtype) ?? 'unknown',
     isError: e.is_error === true,
     apiErrorStatus: num(e.api_error_status),
@@ -114,19 +117,24 @@ export interface Usage {
   permissionDenials: { count: number; tools: { name: string; count: number }[] };
 }
 
-/** Totals over a run's sessions, most-denied tools first. */
+/**
+ * Totals over a run's sessions, most-denied tools first. A result's total_cost_usd is the running
+ * total of its conversation (a resume restores it from the transcript), so the last one of each
+ * conversation counts; usage tokens are per session and add up.
+ */
 export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
   const denied = new Map<string, number>();
-  let costUsd = 0;
+  const costByConversation = new Map<string, number>();
   let input = 0;
   let output = 0;
-  for (const s of sessions) {
-    if (!s.result) continue;
-    costUsd += s.result.costUsd;
+  sessions.forEach((s, i) => {
+    if (!s.result) return;
+    costByConversation.set(s.result.sessionId ?? s.sessionId ?? `#${i}`, s.result.costUsd);
     input += s.result.inputTokens;
     output += s.result.outputTokens;
     for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
-  }
+  });
+  const costUsd = [...costByConversation.values()].reduce((a, b) => a + b, 0);
   const tools = [...denied].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return {
     costUsd: Math.round(costUsd * 1e6) / 1e6,

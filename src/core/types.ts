@@ -32,8 +32,11 @@ export interface RunSpec {
   paths: { claude: string; tmux: string; node: string; cli: string };
 }
 
-/** How a session came to be. `initial` and `synthesis` are not restarts; `resume` is. */
-export type SessionMode = 'initial' | 'resume' | 'synthesis';
+/**
+ * How a session came to be. `resume` follows a crash and is what the circuit breaker counts;
+ * `continue` follows a clean exit with time left; `initial` and `synthesis` are not restarts.
+ */
+export type SessionMode = 'initial' | 'resume' | 'continue' | 'synthesis';
 
 /** The current session's record, written before the session is started. */
 export interface SessionRecord {
@@ -46,6 +49,8 @@ export interface RestartEntry {
   at: Date;
   mode: SessionMode;
   exit: number | null;
+  /** Seconds the session before this restart ran, when known. */
+  uptime: number | null;
   reason: string;
 }
 
@@ -75,11 +80,14 @@ export interface Observation {
   outputAt: Date | null;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
+  /** The current session's result event, if it wrote one; read when the agent is not alive. */
+  result: { isError: boolean; subtype: string; text: string } | null;
 }
 
 export type Action =
   | { kind: 'none'; reason: string }
   | { kind: 'cleanup'; reason: string }
-  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null }
+  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null; uptime?: number | null }
+  | { kind: 'wait'; until: Date; reason: string }
   | { kind: 'interrupt'; reason: string }
   | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

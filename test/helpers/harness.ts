@@ -113,6 +113,8 @@ export function makeSandbox() {
     OVERNIGHT_CLAUDE: FAKE_CLAUDE,
     FAKE_CLAUDE_BEHAVIOUR: behaviourFile,
     FAKE_CLAUDE_LOG: logDir,
+    // A night compressed: no backoff between restarts unless a test asks for it.
+    OVERNIGHT_BACKOFF: '0s',
   };
 
   const withEnv = (extra: Record<string, string | undefined> = {}): Env => {

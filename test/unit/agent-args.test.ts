@@ -3,6 +3,7 @@ import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agen
 import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
 import type { RunSpec, SessionMode } from '../../src/core/types.js';
 
+const NOW = new Date('2026-11-22T03:00:00Z');
 const UUID = '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a';
 const TASK = 'Survey "CRDT" libraries; $(whoami) `id`\nsecond line';
 
@@ -54,7 +55,7 @@ describe('agentArgs', () => {
     expect(args.slice(at + 1)).toEqual(s.allowedTools);
     expect(args.filter((a) => a.startsWith('--')).at(-1)).toBe('--allowedTools');
     expect(args.join('\n')).not.toContain('CRDT');
-    expect(args.join('\n')).not.toContain(promptFor(s, mode).trim());
+    expect(args.join('\n')).not.toContain(promptFor(s, mode, NOW).trim());
     expect(args.filter((a) => a === '--session-id' || a === '--resume')).toHaveLength(1);
   });
 
@@ -76,13 +77,13 @@ describe('promptFor', () => {
     ['resume', RESUME_PROMPT],
     ['synthesis', SYNTHESIS_PROMPT],
   ])('%s', (mode, want) => {
-    expect(promptFor(spec(), mode)).toBe(want);
+    expect(promptFor(spec(), mode, NOW)).toBe(want);
   });
 
   test('only the initial prompt carries the task, verbatim', () => {
-    expect(promptFor(spec(), 'initial')).toContain(TASK);
-    expect(promptFor(spec(), 'resume')).not.toContain('CRDT');
-    expect(promptFor(spec(), 'synthesis')).not.toContain('CRDT');
+    expect(promptFor(spec(), 'initial', NOW)).toContain(TASK);
+    expect(promptFor(spec(), 'resume', NOW)).not.toContain('CRDT');
+    expect(promptFor(spec(), 'synthesis', NOW)).not.toContain('CRDT');
   });
 });
 

@@ -53,6 +53,7 @@ function obs(over: Partial<Observation> = {}): Observation {
     reportExists: false,
     outputAt: null,
     costUsd: 0,
+    result: null,
     ...over,
   };
 }
@@ -62,7 +63,7 @@ function exited(code: number) {
 }
 
 function restarts(...modes: SessionMode[]): RestartEntry[] {
-  return modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 0, i)), mode, exit: 1, reason: 'agent ended (exit 1)' }));
+  return modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 0, i)), mode, exit: 1, uptime: 3600, reason: 'agent ended (exit 1)' }));
 }
 
 const crashes = (n: number): SessionMode[] => Array<SessionMode>(n).fill('resume');
@@ -139,7 +140,7 @@ describe('decide', () => {
   });
 
   test('every start and finish action carries its full shape', () => {
-    expect(decide(spec(), obs({ exit: exited(1) }), BEFORE_END)).toEqual({ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 });
+    expect(decide(spec(), obs({ exit: exited(1) }), BEFORE_END)).toEqual({ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1, uptime: 13440 });
     expect(decide(spec(), obs({ exit: exited(0), reportExists: true }), BEFORE_END)).toEqual({
       kind: 'finish',
       sentinel: 'DONE',
@@ -199,5 +200,46 @@ describe('spend cap (max_cost)', () => {
     expect(action.reason).toBe(reason);
     if (kind === 'start' && maxCost !== null && costUsd >= 9) expect(action).toMatchObject({ mode: 'synthesis' });
     if (kind === 'finish') expect(action).toMatchObject({ sentinel: 'FAILED' });
+  });
+});
+
+describe('time left: continue after a clean exit, back off after quick failures', () => {
+  const CLEAN = { isError: false, subtype: 'success', text: 'done for now' };
+  const startedAt = new Date('2026-11-22T02:58:00Z');
+  const quick = (mode: SessionMode, n: number): RestartEntry[] =>
+    Array.from({ length: n }, (_, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 2, 50 + i)), mode, exit: 1, uptime: 5, reason: 'x' }));
+
+  test('a clean exit after a long session continues at once, not counted as a restart', () => {
+    const action = decide(spec(), obs({ exit: exited(0), result: CLEAN }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'continue', exit: 0 });
+    expect(action.reason).toMatch(/^clean exit after 3h44m, time left$/);
+  });
+
+  test('an error result with exit 0 is not clean: a crash restart', () => {
+    const action = decide(spec(), obs({ exit: exited(0), result: { isError: true, subtype: 'success', text: 'API Error: 500' } }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'resume' });
+  });
+
+  test('a clean exit after the breaker is full still continues (continuations are not crashes)', () => {
+    const action = decide(spec(), obs({ exit: exited(0), result: CLEAN, restarts: restarts(...crashes(5)) }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'continue' });
+  });
+
+  test('a second quick crash waits for the backoff, then resumes', () => {
+    const o = obs({ session: { n: 3, mode: 'resume', startedAt }, exit: exited(1), restarts: quick('resume', 1) });
+    const waiting = decide(spec(), o, new Date('2026-11-22T02:59:10Z'));
+    expect(waiting).toMatchObject({ kind: 'wait', until: new Date('2026-11-22T02:59:30Z') });
+    expect(waiting.reason).toMatch(/^agent ended \(exit 1\); backing off 30s, next try at /);
+    expect(decide(spec(), o, new Date('2026-11-22T02:59:30Z'))).toMatchObject({ kind: 'start', mode: 'resume', uptime: 60 });
+  });
+
+  test('a clean exit shorter than min_uptime backs off like a crash', () => {
+    const o = obs({ session: { n: 3, mode: 'continue', startedAt: new Date('2026-11-22T02:58:50Z') }, exit: exited(0), result: CLEAN, restarts: quick('continue', 2) });
+    expect(decide(spec(), o, new Date('2026-11-22T02:59:01Z'))).toMatchObject({ kind: 'wait', until: new Date('2026-11-22T03:00:00Z') });
+  });
+
+  test('the breaker reason quotes the last error', () => {
+    const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'success', text: 'API Error: 529\nOverloaded' }, restarts: restarts(...crashes(5)) }), BEFORE_END);
+    expect(action.reason).toBe('circuit breaker: 5 restarts, last exit 1: API Error: 529 Overloaded');
   });
 });

@@ -16,10 +16,10 @@ const AT = new Date('2026-11-22T01:02:03.456Z');
 
 describe('restart.log', () => {
   test.each<[RestartEntry, string]>([
-    [{ at: AT, mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' }, '2026-11-22T01:02:03.456Z\tresume\texit=1\tagent ended (exit 1)\n'],
-    [{ at: AT, mode: 'synthesis', exit: 137, reason: 'end time reached' }, '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tend time reached\n'],
-    [{ at: AT, mode: 'initial', exit: null, reason: 'first session was never started' }, '2026-11-22T01:02:03.456Z\tinitial\texit=-\tfirst session was never started\n'],
-    [{ at: AT, mode: 'resume', exit: 0, reason: '' }, '2026-11-22T01:02:03.456Z\tresume\texit=0\t\n'],
+    [{ at: AT, mode: 'resume', exit: 1, uptime: 42, reason: 'agent ended (exit 1)' }, '2026-11-22T01:02:03.456Z\tresume\texit=1\tuptime=42s\tagent ended (exit 1)\n'],
+    [{ at: AT, mode: 'synthesis', exit: 137, uptime: 3600, reason: 'end time reached' }, '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tuptime=3600s\tend time reached\n'],
+    [{ at: AT, mode: 'initial', exit: null, uptime: null, reason: 'first session was never started' }, '2026-11-22T01:02:03.456Z\tinitial\texit=-\tuptime=-\tfirst session was never started\n'],
+    [{ at: AT, mode: 'continue', exit: 0, uptime: 7, reason: '' }, '2026-11-22T01:02:03.456Z\tcontinue\texit=0\tuptime=7s\t\n'],
   ])('format %j', (entry, line) => {
     expect(formatRestart(entry)).toBe(line);
     expect(parseRestartLog(line)).toEqual([entry]);
@@ -27,9 +27,9 @@ describe('restart.log', () => {
 
   test('a whole log round-trips', () => {
     const entries: RestartEntry[] = [
-      { at: new Date('2026-11-22T00:10:00Z'), mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' },
-      { at: new Date('2026-11-22T00:20:00Z'), mode: 'resume', exit: 137, reason: 'agent ended (killed by SIGKILL (exit 137))' },
-      { at: new Date('2026-11-22T07:16:00Z'), mode: 'synthesis', exit: null, reason: 'end time reached (no exit status recorded)' },
+      { at: new Date('2026-11-22T00:10:00Z'), mode: 'resume', exit: 1, uptime: 600, reason: 'agent ended (exit 1)' },
+      { at: new Date('2026-11-22T00:20:00Z'), mode: 'resume', exit: 137, uptime: null, reason: 'agent ended (killed by SIGKILL (exit 137))' },
+      { at: new Date('2026-11-22T07:16:00Z'), mode: 'synthesis', exit: null, uptime: 25000, reason: 'end time reached (no exit status recorded)' },
     ];
     expect(parseRestartLog(entries.map(formatRestart).join(''))).toEqual(entries);
   });
@@ -39,13 +39,13 @@ describe('restart.log', () => {
     ['newlines', 'line one\nline two\n\nline three', 'line one line two line three'],
     ['mixed runs', 'x\t\n\ty', 'x y'],
   ])('%s in the reason is flattened to one line', (_name, reason, flat) => {
-    const line = formatRestart({ at: AT, mode: 'resume', exit: 2, reason });
+    const line = formatRestart({ at: AT, mode: 'resume', exit: 2, uptime: 9, reason });
     expect(line.split('\n')).toHaveLength(2);
-    expect(line.slice(0, -1).split('\t')).toHaveLength(4);
-    expect(parseRestartLog(line)).toEqual([{ at: AT, mode: 'resume', exit: 2, reason: flat }]);
+    expect(line.slice(0, -1).split('\t')).toHaveLength(5);
+    expect(parseRestartLog(line)).toEqual([{ at: AT, mode: 'resume', exit: 2, uptime: 9, reason: flat }]);
   });
 
-  const good = formatRestart({ at: AT, mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' });
+  const good = formatRestart({ at: AT, mode: 'resume', exit: 1, uptime: 5, reason: 'agent ended (exit 1)' });
   test.each([
     ['in the time', '2026-11-22T01:0'],
     ['after the time', '2026-11-22T01:02:03.456Z'],
@@ -67,7 +67,7 @@ describe('restart.log', () => {
   });
 
   test('unreadable lines among good ones are skipped, the rest kept in order', () => {
-    const text = `junk\n${good}\n\r\n${formatRestart({ at: AT, mode: 'synthesis', exit: 0, reason: 'end' })}`;
+    const text = `junk\n${good}\n\r\n${formatRestart({ at: AT, mode: 'synthesis', exit: 0, uptime: null, reason: 'end' })}`;
     expect(parseRestartLog(text).map((e) => e.mode)).toEqual(['resume', 'synthesis']);
   });
 });
@@ -193,4 +193,10 @@ describe('run.yaml', () => {
   test.each([null, undefined, 'id: x', 42])('%j is not a run document', (doc) => {
     expect(() => specFromDoc(doc)).toThrow(/missing or invalid/);
   });
+});
+
+test('restart.log lines written before the uptime column are still read', () => {
+  expect(parseRestartLog('2026-11-22T01:02:03.456Z\tresume\texit=1\tagent ended (exit 1)\n')).toEqual([
+    { at: new Date('2026-11-22T01:02:03.456Z'), mode: 'resume', exit: 1, uptime: null, reason: 'agent ended (exit 1)' },
+  ]);
 });

@@ -16,6 +16,7 @@ function obs(over: Partial<Observation> = {}): Observation {
     reportExists: false,
     outputAt: null,
     costUsd: 0,
+    result: null,
     ...over,
   };
 }
@@ -23,7 +24,7 @@ function obs(over: Partial<Observation> = {}): Observation {
 const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });
 const exited = (code: number) => ({ code, at: new Date('2026-11-22T02:00:00Z') });
 const restarts = (...modes: SessionMode[]): RestartEntry[] =>
-  modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 1, i)), mode, exit: 1, reason: 'x' }));
+  modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 1, i)), mode, exit: 1, uptime: 60, reason: 'x' }));
 
 describe('stateOf', () => {
   test.each<[string, Partial<Observation>, RunState]>([

@@ -60,12 +60,13 @@ describe('parseStream', () => {
 
 describe('summarizeUsage', () => {
   test('cost and tokens add up over sessions; denials counted per tool, most first', () => {
-    const result = (cost: number, denied: string[]) =>
-      JSON.stringify({ type: 'result', subtype: 'success', is_error: false, total_cost_usd: cost, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50 }, permission_denials: denied.map((tool_name) => ({ tool_name })) });
-    const usage = summarizeUsage(parseStream(log(marker(1, 'initial'), result(0.25, ['Bash', 'WebFetch', 'Bash']), marker(2, 'resume'), result(0.5, ['Bash']), marker(3, 'resume'))));
+    const result = (cost: number, denied: string[], session_id = 'conv-1') =>
+      JSON.stringify({ type: 'result', subtype: 'success', session_id, is_error: false, total_cost_usd: cost, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50 }, permission_denials: denied.map((tool_name) => ({ tool_name })) });
+    // A resume reports its conversation's running total: 0.25, then 0.5 in all; a fresh conversation adds its own.
+    const usage = summarizeUsage(parseStream(log(marker(1, 'initial'), result(0.25, ['Bash', 'WebFetch', 'Bash']), marker(2, 'resume'), result(0.5, ['Bash']), marker(3, 'resume'), result(0.25, [], 'conv-2'))));
     expect(usage).toEqual({
       costUsd: 0.75,
-      tokens: { input: 300, output: 20 },
+      tokens: { input: 450, output: 30 },
       sessions: 3,
       permissionDenials: { count: 4, tools: [{ name: 'Bash', count: 3 }, { name: 'WebFetch', count: 1 }] },
     });

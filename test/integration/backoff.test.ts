@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRestartLog } from '../../src/core/records.js';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+
+// No reconcile is called by hand here: the wrapper's own pass and the backoff timer drive the run.
+describe('backoff and continuation', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  const restarts = (id: string) => parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+
+  it('a crash loop waits backoff, doubling, between restarts, then the breaker trips', async () => {
+    sb.setBehaviour({ exit: 1 });
+    const { id } = await sb.launch('Crash again and again', ['--duration', '1h', '--max-restarts', '3'], { OVERNIGHT_BACKOFF: '2s', OVERNIGHT_MIN_UPTIME: '60s' });
+    await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 40_000, what: 'FAILED' });
+
+    const log = restarts(id);
+    expect(log.map((r) => r.mode)).toEqual(['resume', 'resume', 'resume']);
+    const gaps = log.slice(1).map((r, i) => (r.at.getTime() - (log[i] as { at: Date }).at.getTime()) / 1000);
+    // First restart at once; then 2 s and 4 s of backoff on top of each session's own second or so.
+    expect(gaps[0]).toBeGreaterThanOrEqual(2);
+    expect(gaps[1]).toBeGreaterThanOrEqual(4);
+    expect(gaps[1]).toBeGreaterThan(gaps[0] as number);
+    expect(sb.read(sb.ws(id, 'FAILED'))).toMatch(/^circuit breaker: 3 restarts, last exit 1: API Error: fake failure 1/);
+  });
+
+  it('status says a backing-off run is waiting, and when it tries next', async () => {
+    sb.setBehaviour([{ exit: 1 }, { exit: 1 }, { work: 60 }]);
+    const { id } = await sb.launch('Back off once', ['--duration', '1h'], { OVERNIGHT_BACKOFF: '20s' });
+    const row = await waitFor(
+      async () => {
+        const r = await sb.run(['status', '--json']);
+        const rows = JSON.parse(r.stdout) as { state: string; reason: string; nextTryAt?: string }[];
+        return rows[0]?.nextTryAt ? rows[0] : undefined;
+      },
+      { timeout: 15_000, what: 'a waiting row' },
+    );
+    expect(row.state).toBe('waiting');
+    expect(row.reason).toMatch(/^waiting: agent ended \(exit 1\); backing off 20s, next try at \d\d:\d\d:\d\d$/);
+    expect(restarts(id)).toHaveLength(1);
+  });
+
+  it('a clean exit with time left continues the same conversation, not counted as a restart', async () => {
+    sb.setBehaviour([{ work: 0 }, { work: 60 }]);
+    const { id } = await sb.launch('Stop early', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
+    await waitFor(() => sb.calls()[1], { timeout: 15_000, what: 'the continuation' });
+    const [first, second] = sb.calls();
+    expect(second?.argv[second.argv.indexOf('--resume') + 1]).toBe(first?.argv[first.argv.indexOf('--session-id') + 1]);
+    expect(second?.stdin).toMatch(/^Your session ended, but \d+ minutes remain/);
+    expect(restarts(id).map((r) => r.mode)).toEqual(['continue']);
+    const status = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
+    expect(status[0]?.restarts).toBe(0);
+  });
+});

@@ -32,8 +32,17 @@ async function main(): Promise<number> {
   }
 }
 
+// A reader that went away (`status | head`) is not an error worth a stack trace.
+process.stdout.on('error', () => {});
+
 main().then((code) => {
   process.exitCode = code;
-  // Let output drain, then leave even if a stray handle (a lock timer) is still open.
-  setImmediate(() => process.exit(code));
+  // Exit once stdout and stderr have drained into their pipes, even if a stray handle (a lock
+  // timer) is still open: exiting earlier cuts a long `status --json` short.
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 });

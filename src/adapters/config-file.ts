@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { resolveSettings, type ConfigProblem, type Settings } from '../core/config.js';
 import { readText } from './files.js';
+import { loadYaml } from './yaml.js';
 
 // Reads config.yaml and the environment; validation itself is pure (core/config).
 
@@ -12,14 +12,15 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'overnight', 'config.yaml');
 }
 
-export function loadSettings(flags: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): { settings: Settings; problems: ConfigProblem[] } {
+export async function loadSettings(flags: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): Promise<{ settings: Settings; problems: ConfigProblem[] }> {
   const home = env.HOME || homedir();
   const path = configPath(env);
   const problems: ConfigProblem[] = [];
   let data: unknown = undefined;
   try {
     const text = readText(path);
-    if (text !== null) data = parse(text);
+    // yaml is loaded only when there is a file to read: startup is most of a reconcile pass.
+    if (text !== null) data = (await loadYaml()).parse(text);
   } catch (err) {
     problems.push({ key: '', source: path, value: undefined, message: `cannot be read as YAML (${(err as Error).message.split('\n')[0]}); fix or remove it` });
   }

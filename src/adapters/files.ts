@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync, unlinkSync, appendFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync, unlinkSync, appendFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 // Every file the supervisor writes goes through here: temp file, fsync, rename.
@@ -41,12 +41,7 @@ export function readText(path: string): string | null {
 }
 
 export function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return existsSync(path);
 }
 
 export function mtime(path: string): Date | null {

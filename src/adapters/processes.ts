@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
 
 // Process identity is (pid, start time): a recycled pid is a dead agent.
 
@@ -16,6 +15,7 @@ export async function startTimeOf(pid: number): Promise<string | null> {
       return null;
     }
   }
+  const { execa } = await import('execa'); // loaded only where it is needed: startup is most of a pass
   const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false });
   const text = String(r.stdout).trim().replace(/\s+/g, ' ');
   return r.exitCode === 0 && text ? text : null;

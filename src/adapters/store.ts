@@ -1,13 +1,13 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse, stringify } from 'yaml';
 import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { runPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
 import { parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
-import type { Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
+import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
+import { loadYaml } from './yaml.js';
 import type { PaneInfo } from './tmux.js';
 
 // Reads and writes one run's files. Names come from the run id; nothing is stored twice.
@@ -31,7 +31,28 @@ export function listRunIds(root: string): string[] {
   return names.filter(isRunId).sort();
 }
 
-export function readSpec(paths: RunPaths): RunSpec {
+/** run.yaml's size and mtime: its JSON twin is used only while they still match. */
+function fingerprint(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * run.yaml is the spec; `.overnight/spec.json` is a derived copy that spares each pass the
+ * YAML parser (the largest part of a pass over live runs) and is ignored once run.yaml changes.
+ */
+export async function readSpec(paths: RunPaths): Promise<RunSpec> {
+  const print = fingerprint(paths.runYaml);
+  try {
+    const cached = JSON.parse(readText(paths.specCache) ?? 'null') as { of?: string; doc?: unknown } | null;
+    if (cached && print !== null && cached.of === print) return specFromDoc(cached.doc);
+  } catch {
+    // a stale or torn cache: read run.yaml itself
+  }
   let text: string | null;
   try {
     text = readText(paths.runYaml);
@@ -40,14 +61,19 @@ export function readSpec(paths: RunPaths): RunSpec {
   }
   if (text === null) throw new RunFileError('run.yaml', 'is missing');
   try {
+    const { parse } = await loadYaml();
     return specFromDoc(parse(text));
   } catch (err) {
     throw new RunFileError('run.yaml', `is corrupt (${(err as Error).message.split('\n')[0]})`);
   }
 }
 
-export function writeSpec(paths: RunPaths, spec: RunSpec): void {
-  writeFileAtomic(paths.runYaml, stringify(specToDoc(spec), { lineWidth: 0 }));
+export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
+  const { stringify } = await loadYaml();
+  const doc = specToDoc(spec);
+  writeFileAtomic(paths.runYaml, stringify(doc, { lineWidth: 0 }));
+  const print = fingerprint(paths.runYaml);
+  if (print !== null) writeFileAtomic(paths.specCache, JSON.stringify({ of: print, doc }) + '\n');
 }
 
 export function readSentinel(paths: RunPaths): Sentinel | null {
@@ -105,6 +131,13 @@ export function readSessionLogs(paths: RunPaths): SessionLog[] {
   return parseStream(readText(paths.outputLog) ?? '');
 }
 
+/** The file's mtime is when the agent ended, to the millisecond; the epoch inside is whole seconds. */
+function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null {
+  const record = parseExitRecord(text, n);
+  const at = mtime(paths.exitFile(n));
+  return record && at ? { ...record, at } : record;
+}
+
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
 function endedSession(paths: RunPaths, session: SessionRecord | null): Pick<Observation, 'costUsd' | 'result'> {
   if (!session) return { costUsd: 0, result: null };
@@ -125,7 +158,7 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     session,
     agentAlive,
     wrapperAlive: agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false),
-    exit: exitText !== null && session ? parseExitRecord(exitText, session.n) : null,
+    exit: exitText !== null && session ? exitRecord(paths, exitText, session.n) : null,
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),

@@ -35,7 +35,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   if (task.trim() === '') throw new UsageError('the task is empty; say what the agent should do: overnight launch "Survey CRDT libraries"');
   if (opts.duration !== undefined && opts.until !== undefined) throw new UsageError('give --duration or --until, not both');
 
-  const { settings, problems } = loadSettings({ duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost }, io.env);
+  const { settings, problems } = await loadSettings({ duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost }, io.env);
   if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
@@ -77,7 +77,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },
     };
-    createWorkspace(root, spec, io.env);
+    await createWorkspace(root, spec, io.env);
     const paths = runPaths(root, id);
     try {
       await startSession({ spec, paths, mode: 'initial', previous: null, reason: 'launch', exit: null, now });
@@ -114,7 +114,7 @@ function endTime(until: string | undefined, settings: Settings, now: Date): Date
 }
 
 /** Built in a hidden temp directory and renamed into place, so a failure leaves no half run. */
-function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessEnv): void {
+async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessEnv): Promise<void> {
   const tmp = join(root, `.launch-${spec.id}-${process.pid}`);
   try {
     mkdirSync(tmp, { mode: 0o700 });
@@ -125,7 +125,7 @@ function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessEnv): v
     writeFileAtomic(at(p.claudeMd), renderClaudeMd(spec));
     writeFileAtomic(at(p.questions), QUESTIONS_HEADER);
     writeFileAtomic(at(p.agentEnv), captureEnvironment(env));
-    writeSpec({ ...p, runYaml: at(p.runYaml) }, spec);
+    await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, spec);
     writeFileAtomic(at(p.outputLog), '');
     writeFileAtomic(at(p.restartLog), '');
     renameSync(tmp, p.workspace);

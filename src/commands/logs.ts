@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolveRunName } from '../core/naming.js';
 import { UsageError } from '../core/errors.js';
-import { ANSI, NO_COLOR, renderLine } from '../core/render.js';
+import { ANSI, eventType, NO_COLOR, renderLine } from '../core/render.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { hasSentinel, listRunIds, pathsFor } from '../adapters/store.js';
 import type { Io } from './io.js';
@@ -36,7 +36,7 @@ function readFrom(path: string, offset: number): { lines: string[]; offset: numb
 }
 
 export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty: boolean): Promise<number> {
-  const { settings } = loadSettings({}, io.env);
+  const { settings } = await loadSettings({}, io.env);
   const r = resolveRunName(name, listRunIds(settings.runsDir));
   if ('error' in r) throw new UsageError(r.error);
   const paths = pathsFor(settings.runsDir, r.id);
@@ -49,9 +49,10 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
   };
   const emit = (line: string) => {
     if (opts.raw) return io.stdout(line);
-    if (line.startsWith('{"type":"overnight_session"')) closeSession();
-    if (line.startsWith('{"type":"system","subtype":"init"')) open = true;
-    if (line.startsWith('{"type":"result"')) open = false;
+    const type = eventType(line);
+    if (type === 'overnight_session') closeSession();
+    if (type === 'system/init') open = true;
+    if (type?.startsWith('result')) open = false;
     for (const out of renderLine(line, palette)) io.stdout(out);
   };
   let { lines, offset } = readFrom(paths.outputLog, 0);

@@ -26,7 +26,7 @@ export function panesOf(ctx: PassContext, tmuxBin: string): Promise<Map<string, 
 }
 
 export async function observeRun(id: string, paths: RunPaths, ctx: PassContext): Promise<{ spec: RunSpec; obs: Observation }> {
-  const spec = readSpec(paths);
+  const spec = await readSpec(paths);
   const obs = await observe(paths, id, () => panesOf(ctx, spec.paths.tmux));
   return { spec, obs };
 }
@@ -39,7 +39,7 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
   if (!hasSentinel(paths)) return false;
   let spec: RunSpec | null = null;
   try {
-    spec = readSpec(paths);
+    spec = await readSpec(paths);
   } catch {
     // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
   }
@@ -58,12 +58,12 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
  * Every later session uses the model the first one actually ran (its init event), so a run
  * never changes model mid-night because an alias moved. Recorded in run.yaml once.
  */
-function pinModel(spec: RunSpec, paths: RunPaths): RunSpec {
+async function pinModel(spec: RunSpec, paths: RunPaths): Promise<RunSpec> {
   if (spec.model && !ALIASES.has(spec.model)) return spec;
   const used = readSessionLogs(paths).find((s) => s.model && s.model !== '<synthetic>')?.model;
   if (!used || used === spec.model) return spec;
   const pinned = { ...spec, model: used };
-  writeSpec(paths, pinned);
+  await writeSpec(paths, pinned);
   appendEvent(paths, new Date(), { action: 'pin-model', model: used, was: spec.model });
   return pinned;
 }
@@ -103,7 +103,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'start': {
       // `stop` may have written a sentinel since this run was observed: never start an agent after it.
       if (readSentinel(paths)) return false;
-      const pinned = pinModel(spec, paths);
+      const pinned = await pinModel(spec, paths);
       const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime });
       record({ session: session.n, mode: action.mode, exit: action.exit });
       return true;

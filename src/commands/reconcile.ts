@@ -28,7 +28,7 @@ interface Outcome {
 const MAX_ROUNDS = 5;
 
 export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<number> {
-  const { settings, problems } = loadSettings({}, io.env);
+  const { settings, problems } = await loadSettings({}, io.env);
   for (const p of problems) io.stderr(`warning: ${describeProblem(p)}; using the default for it`);
   const root = settings.runsDir;
   const rp = rootPaths(root);
@@ -81,11 +81,9 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
 async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
   const paths = pathsFor(ctx.root, id);
   try {
-    if (hasSentinel(paths)) {
-      // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
-      if (exists(paths.final)) return undefined;
-      if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
-    }
+    // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
+    if (exists(paths.final) && hasSentinel(paths)) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);
       const now = ctx.io.now();

@@ -20,7 +20,7 @@ export interface StatusOptions {
 const RECENT_MS = 3 * 24 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
-  const { settings } = loadSettings({}, io.env);
+  const { settings } = await loadSettings({}, io.env);
   const root = settings.runsDir;
   let ids = listRunIds(root);
   if (name) {

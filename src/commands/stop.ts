@@ -18,7 +18,7 @@ export const STOPPED_REASON = 'stopped by user';
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all) throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
-  const { settings } = loadSettings({}, io.env);
+  const { settings } = await loadSettings({}, io.env);
   const root = settings.runsDir;
   const all = listRunIds(root);
   let ids: string[];

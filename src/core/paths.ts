@@ -20,6 +20,8 @@ export interface RunPaths {
   prompt: string;
   agentEnv: string;
   events: string;
+  /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
+  specCache: string;
   /** When a backoff timer is armed to wake the next pass. */
   wake: string;
   /** The status summary written once a finished run is verified free of agents. */
@@ -30,28 +32,32 @@ export interface RunPaths {
 
 export function runPaths(runsRoot: string, id: string): RunPaths {
   const workspace = join(runsRoot, id);
-  const state = join(workspace, '.overnight');
+  const state = `${workspace}/.overnight`;
+  // Plain concatenation after one join: a pass builds these for every one of a thousand runs.
+  const w = (name: string) => `${workspace}/${name}`;
+  const st = (name: string) => `${state}/${name}`;
   return {
     workspace,
-    claudeMd: join(workspace, 'CLAUDE.md'),
-    questions: join(workspace, 'questions.md'),
-    findings: join(workspace, 'findings'),
-    report: join(workspace, 'REPORT.md'),
-    runYaml: join(workspace, 'run.yaml'),
-    restartLog: join(workspace, 'restart.log'),
-    outputLog: join(workspace, 'output.log'),
-    done: join(workspace, 'DONE'),
-    failed: join(workspace, 'FAILED'),
-    pause: join(workspace, 'PAUSE'),
+    claudeMd: w('CLAUDE.md'),
+    questions: w('questions.md'),
+    findings: w('findings'),
+    report: w('REPORT.md'),
+    runYaml: w('run.yaml'),
+    restartLog: w('restart.log'),
+    outputLog: w('output.log'),
+    done: w('DONE'),
+    failed: w('FAILED'),
+    pause: w('PAUSE'),
     state,
-    session: join(state, 'session.json'),
-    prompt: join(state, 'prompt.md'),
-    agentEnv: join(state, 'agent.env'),
-    events: join(state, 'events.jsonl'),
-    wake: join(state, 'wake-at'),
-    final: join(state, 'final.json'),
-    pidFile: (n) => join(state, `agent-${n}.pid`),
-    exitFile: (n) => join(state, `agent-${n}.exit`),
+    session: st('session.json'),
+    prompt: st('prompt.md'),
+    agentEnv: st('agent.env'),
+    events: st('events.jsonl'),
+    specCache: st('spec.json'),
+    wake: st('wake-at'),
+    final: st('final.json'),
+    pidFile: (n) => st(`agent-${n}.pid`),
+    exitFile: (n) => st(`agent-${n}.exit`),
   };
 }
 

@@ -36,6 +36,16 @@ function contentText(content: unknown): string {
   return '';
 }
 
+/** The top-level type of a stream-json line, or null for anything else (whatever its key order). */
+export function eventType(raw: string): string | null {
+  try {
+    const e = JSON.parse(raw) as { type?: unknown; subtype?: unknown };
+    return typeof e.type === 'string' ? (typeof e.subtype === 'string' ? `${e.type}/${e.subtype}` : e.type) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Lines for one line of output.log; none for events a person does not need (deltas, status). */
 export function renderLine(raw: string, p: Palette): string[] {
   if (raw.trim() === '') return [];

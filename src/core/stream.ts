@@ -65,8 +65,13 @@ function parseResult(e: Record<string, unknown>): SessionResult {
   };
 }
 
-/** Only these lines are parsed as JSON; the bulk (assistant text, tool results, deltas) is only counted. */
-const INTERESTING = /"type":\s*"(result|system|rate_limit_event|overnight_session)"/;
+/**
+ * Only lines that may be one of these events are parsed; the bulk (assistant text, tool results,
+ * deltas) is skipped. Key order is the CLI's choice (a result line may start with any field), so
+ * the whole line is searched; an escaped quote inside text never matches. JSON.parse decides.
+ */
+const WANTED = ['"type":"result"', '"type":"system"', '"type":"rate_limit_event"', '"type":"overnight_session"'];
+const wanted = (line: string) => WANTED.some((w) => line.includes(w)) || (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
 
 export function parseStream(text: string): SessionLog[] {
   const sessions: SessionLog[] = [];
@@ -83,8 +88,7 @@ export function parseStream(text: string): SessionLog[] {
       if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
       continue;
     }
-    if (line.includes('"tool_use"') && line.startsWith('{"type":"assistant"')) session().toolCalls++;
-    if (!INTERESTING.test(line)) continue;
+    if (!wanted(line)) continue;
     let e: Record<string, unknown>;
     try {
       e = JSON.parse(line) as Record<string, unknown>;
@@ -105,6 +109,9 @@ export function parseStream(text: string): SessionLog[] {
       session().rateLimit = { status: str(info.status) ?? 'unknown', resetsAt: resets === null ? null : new Date(resets * 1000), type: str(info.rateLimitType) };
     } else if (e.type === 'result') {
       session().result = parseResult(e);
+    } else if (e.type === 'assistant') {
+      const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
+      session().toolCalls += content.filter((b) => b?.type === 'tool_use').length;
     }
   }
   return sessions;

@@ -76,3 +76,25 @@ describe('summarizeUsage', () => {
     expect(summarizeUsage(parseStream(''))).toEqual({ costUsd: 0, tokens: { input: 0, output: 0 }, sessions: 0, permissionDenials: { count: 0, tools: [] } });
   });
 });
+
+describe('real CLI output (2.1.329), whose result lines do not start with "type"', () => {
+  const real = (name: string) => readFileSync(new URL(`../fixtures/real-cli/${name}`, import.meta.url), 'utf8');
+
+  test('a 401 run: the result with its status and text, the retry counted', () => {
+    const [s] = parseStream(real('auth-401.jsonl'));
+    expect(s?.result).toMatchObject({ isError: true, apiErrorStatus: 401, text: expect.stringMatching(/Invalid API key/) });
+    expect(s?.apiRetries).toBe(1);
+  });
+
+  test('a subscription limit: the rejected rate_limit_event with its reset time', () => {
+    const [s] = parseStream(real('subscription-limit.jsonl'));
+    expect(s?.rateLimit).toMatchObject({ status: 'rejected', type: 'five_hour' });
+    expect(s?.rateLimit?.resetsAt).toBeInstanceOf(Date);
+    expect(s?.result).toMatchObject({ isError: true, apiErrorStatus: 429, text: expect.stringMatching(/limit/) });
+  });
+
+  test('the type is found wherever it stands in the line', () => {
+    const line = JSON.stringify({ duration_ms: 5, total_cost_usd: 0.5, session_id: 's', type: 'result', subtype: 'success', is_error: false });
+    expect(summarizeUsage(parseStream(line + '\n')).costUsd).toBe(0.5);
+  });
+});

@@ -3,34 +3,20 @@ import { countOpenQuestions } from '../core/briefing.js';
 import { crashRestarts, decide } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
 import { reasonOf, stateOf } from '../core/state.js';
+import type { TableRow } from '../core/format.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
 import { tmuxSessionName } from '../core/naming.js';
 import { mtime, readText } from '../adapters/files.js';
 import { parseStream, summarizeUsage, type Usage } from '../core/stream.js';
 
-/** One run as `status --json` shows it. */
-export interface StatusRow {
-  id: string;
+/** One run as `status --json` shows it: the table's columns and more. */
+export interface StatusRow extends Omit<TableRow, keyof Usage>, Usage {
   task: string | null;
-  state: RunState;
   workspace: string;
   session: string;
   startedAt: string | null;
-  endsAt: string | null;
-  restarts: number;
-  maxRestarts: number | null;
-  findings: number;
-  questions: number;
-  lastOutputAt: string | null;
-  reason: string;
-  costUsd: number;
-  tokens: { input: number; output: number };
-  sessions: number;
-  permissionDenials: Usage['permissionDenials'];
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
-  /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
-  problem?: string;
 }
 
 /** Files under findings/, at any depth, hidden ones aside. */

@@ -15,6 +15,7 @@ export interface TableRow {
   reason: string;
   costUsd?: number;
   permissionDenials?: { count: number; tools: { name: string; count: number }[] };
+  /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
   problem?: string;
 }
 

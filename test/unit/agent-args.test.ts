@@ -2,27 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agent-args.js';
 import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
 import type { RunSpec, SessionMode } from '../../src/core/types.js';
+import { spec as base } from './builders.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const UUID = '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a';
 const TASK = 'Survey "CRDT" libraries; $(whoami) `id`\nsecond line';
 
-function spec(over: Partial<RunSpec> = {}): RunSpec {
-  return {
-    id: '2026-11-21-2315-survey-crdt',
-    task: TASK,
-    model: null,
-    startedAt: new Date('2026-11-21T23:15:00Z'),
-    endsAt: new Date('2026-11-22T07:15:00Z'),
-    sessionId: UUID,
-    permissionMode: 'acceptEdits',
-    allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
-    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60 },
-    maxCost: null,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
-    ...over,
-  };
-}
+const spec = (over: Partial<RunSpec> = {}) => base({ task: TASK, sessionId: UUID, allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'], ...over });
 
 const BASE = ['-p', '--output-format', 'stream-json', '--verbose'];
 

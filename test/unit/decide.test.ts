@@ -1,61 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { crashRestarts, decide, describeExit } from '../../src/core/decide.js';
 import type { Action, Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/types.js';
+import { ENDS, obs, spec, STARTED } from './builders.js';
 
-const STARTED = new Date('2026-11-21T23:15:00Z');
-const ENDS = new Date('2026-11-22T07:15:00Z');
 const BEFORE_END = new Date('2026-11-22T03:00:00Z');
 const AFTER_END = new Date('2026-11-22T07:20:00Z');
 // synthesis_budget is 30m by default: the synthesis may run until 07:45.
 const BUDGET_END = new Date('2026-11-22T07:45:00Z');
 const AFTER_BUDGET = new Date('2026-11-22T08:00:00Z');
 
-function spec(over: Partial<RunSpec> = {}): RunSpec {
-  return {
-    id: '2026-11-21-2315-survey-crdt',
-    task: 'Survey CRDT libraries for offline sync',
-    model: null,
-    startedAt: STARTED,
-    endsAt: ENDS,
-    sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
-    permissionMode: 'acceptEdits',
-    allowedTools: ['Read', 'Write'],
-    limits: {
-      maxRestarts: 5,
-      synthesisBudget: 30 * 60,
-      staleAfter: 30 * 60,
-      hangGrace: 5 * 60,
-      backoff: 30,
-      backoffMax: 600,
-      healthyAfter: 600,
-      minUptime: 60,
-    },
-    maxCost: null,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
-    ...over,
-  };
-}
-
 function session(mode: SessionMode = 'initial', n = 1) {
   return { n, mode, startedAt: STARTED };
-}
-
-/** By default: the first session's agent is gone, nothing recorded about its end. */
-function obs(over: Partial<Observation> = {}): Observation {
-  return {
-    sentinel: null,
-    paused: false,
-    session: session(),
-    agentAlive: false,
-    wrapperAlive: false,
-    exit: null,
-    restarts: [],
-    reportExists: false,
-    outputAt: null,
-    costUsd: 0,
-    result: null,
-    ...over,
-  };
 }
 
 function exited(code: number) {

@@ -1,25 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { describeAction, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
 import { RUN_STATES, type Action, type Observation, type RestartEntry, type RunState, type SessionMode } from '../../src/core/types.js';
-
-const STARTED = new Date('2026-11-21T23:15:00Z');
-
-function obs(over: Partial<Observation> = {}): Observation {
-  return {
-    sentinel: null,
-    paused: false,
-    session: { n: 1, mode: 'initial', startedAt: STARTED },
-    agentAlive: false,
-    wrapperAlive: false,
-    exit: null,
-    restarts: [],
-    reportExists: false,
-    outputAt: null,
-    costUsd: 0,
-    result: null,
-    ...over,
-  };
-}
+import { obs, STARTED } from './builders.js';
 
 const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });
 const exited = (code: number) => ({ code, at: new Date('2026-11-22T02:00:00Z') });

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { Io } from './commands/io.js';
 
 // Commander wiring only: each action hands its arguments to a command module.
@@ -7,7 +7,6 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   const program = new Command('overnight')
     .description('Start a long Claude Code task in the evening; find it finished in the morning.')
     .version('0.1.0')
-    .showHelpAfterError('(overnight --help lists the commands)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) });
 
@@ -32,6 +31,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .description('one pass over every unfinished run: resume, synthesize, finish (run it from cron)')
     .option('--dry-run', 'print the decisions without acting')
     .option('--json', 'print the outcomes as JSON')
+    .addOption(new Option('--retry-lock <ms>', 'keep trying for a held lock (used by the wrapper)').argParser(Number).hideHelp())
     .action(async (opts) => {
       const { reconcileCommand } = await import('./commands/reconcile.js');
       setExitCode(await reconcileCommand(opts, io));
@@ -58,6 +58,18 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       setExitCode(await stopCommand(run, opts, io));
     });
 
+  for (const pause of [true, false]) {
+    program
+      .command(pause ? 'pause' : 'resume')
+      .description(pause ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)' : 'supervise a paused run again')
+      .argument('[run]', 'the run (a unique prefix of its id is enough)')
+      .option('--all', pause ? 'pause every run' : 'lift the pause of every run')
+      .action(async (run: string | undefined, opts) => {
+        const { pauseCommand } = await import('./commands/pause.js');
+        setExitCode(await pauseCommand(pause, run, opts, io));
+      });
+  }
+
   program
     .command('logs')
     .description("what each session did: assistant text, tool calls, errors, results with cost")
@@ -72,4 +84,4 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   return program;
 }
 
-export { CommanderError, InvalidArgumentError };
+export { CommanderError };

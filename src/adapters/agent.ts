@@ -5,7 +5,7 @@ import { tmuxSessionName } from '../core/naming.js';
 import type { RunPaths } from '../core/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/types.js';
 import { appendLine, readText, writeFileAtomic } from './files.js';
-import { DEFAULT_STOP_GRACE, stopProcess, type StopGrace } from './processes.js';
+import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper in tmux.
@@ -48,6 +48,9 @@ export interface SessionStart {
  * sees a session that never ran and starts it again (a restart counted twice, never an agent twice).
  */
 export async function startSession(s: SessionStart): Promise<SessionRecord> {
+  // Never two agents on one run, whatever the caller observed.
+  const previous = readAgent(s.paths, s.previous);
+  if (previous && (await isAlive(previous.pid, previous.startTime))) throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
@@ -85,7 +88,7 @@ export async function armWakeTimer(spec: RunSpec, paths: RunPaths, until: Date, 
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
   const log = join(root, 'reconcile.log');
-  const timer = execa('/bin/sh', ['-c', 'sleep "$0" && exec "$1" "$2" reconcile', String(seconds), spec.paths.node, spec.paths.cli], {
+  const timer = execa('/bin/sh', ['-c', 'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000', String(seconds), spec.paths.node, spec.paths.cli], {
     detached: true,
     cleanup: false,
     stdin: 'ignore',

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resolveSettings, type ConfigProblem, type Settings } from '../core/config.js';
 import { readText } from './files.js';
 import { loadYaml } from './yaml.js';
@@ -25,5 +25,7 @@ export async function loadSettings(flags: Record<string, unknown> = {}, env: Nod
     problems.push({ key: '', source: path, value: undefined, message: `cannot be read as YAML (${(err as Error).message.split('\n')[0]}); fix or remove it` });
   }
   const resolved = resolveSettings({ home, env, flags, file: data === undefined ? undefined : { path, data } });
-  return { settings: resolved.settings, problems: [...problems, ...resolved.problems] };
+  // Agents, wrappers and cron all run elsewhere: the runs root is always absolute.
+  const settings = { ...resolved.settings, runsDir: resolve(resolved.settings.runsDir) };
+  return { settings, problems: [...problems, ...resolved.problems] };
 }

@@ -36,7 +36,7 @@ export function readText(path: string): string | null {
     return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+    throw new Error(`${path}: ${(err as Error).message}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { isRunId, tmuxSessionName } from '../core/naming.js';
-import { runPaths, type RunPaths } from '../core/paths.js';
+import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
 import { parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
@@ -154,7 +154,7 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
   const exitText = session ? readText(paths.exitFile(session.n)) : null;
   return {
     sentinel: readSentinel(paths),
-    paused: exists(paths.pause) || exists(join(dirname(paths.workspace), 'PAUSE')),
+    paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
     session,
     agentAlive,
     wrapperAlive: agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false),
@@ -165,5 +165,3 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     ...endedSession(paths, agentAlive ? null : session),
   };
 }
-
-export const pathsFor = runPaths;

@@ -5,7 +5,6 @@ import { execa } from 'execa';
 export interface PaneInfo {
   /** The pane's process (the wrapper) is still running. */
   alive: boolean;
-  pid: number;
 }
 
 /** TMUX would point the client at the caller's own server; we always use the default socket. */
@@ -22,13 +21,13 @@ export class Tmux {
 
   /** Every session's first pane, read once per pass. No server means no sessions. */
   async panes(): Promise<Map<string, PaneInfo>> {
-    const r = await this.run(['list-panes', '-a', '-F', '#{session_name}\t#{pane_dead}\t#{pane_pid}']);
+    const r = await this.run(['list-panes', '-a', '-F', '#{session_name}\t#{pane_dead}']);
     const panes = new Map<string, PaneInfo>();
     if (r.exitCode !== 0) return panes;
     for (const line of String(r.stdout).split('\n')) {
-      const [name, dead, pid] = line.split('\t');
+      const [name, dead] = line.split('\t');
       if (!name || panes.has(name)) continue;
-      panes.set(name, { alive: dead === '0', pid: Number(pid) });
+      panes.set(name, { alive: dead === '0' });
     }
     return panes;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { permissionModeProblem } from '../core/agent-args.js';
 import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/briefing.js';
@@ -84,6 +84,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     } catch (err) {
       // Nothing was produced yet: a run that never started is removed, not left half made.
       rmSync(paths.workspace, { recursive: true, force: true });
+      rmSync(paths.agentEnv, { force: true });
       throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
     }
   } finally {
@@ -124,13 +125,15 @@ async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessE
     mkdirSync(at(p.state), { mode: 0o700 });
     writeFileAtomic(at(p.claudeMd), renderClaudeMd(spec));
     writeFileAtomic(at(p.questions), QUESTIONS_HEADER);
-    writeFileAtomic(at(p.agentEnv), captureEnvironment(env));
+    mkdirSync(dirname(p.agentEnv), { recursive: true, mode: 0o700 });
+    writeFileAtomic(p.agentEnv, captureEnvironment(env));
     await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, spec);
     writeFileAtomic(at(p.outputLog), '');
     writeFileAtomic(at(p.restartLog), '');
     renameSync(tmp, p.workspace);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
+    rmSync(runPaths(root, spec.id).agentEnv, { force: true });
     throw new OperationalError(`could not create the run's workspace under ${root}: ${(err as Error).message}`);
   }
 }

@@ -2,8 +2,9 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolveRunName } from '../core/naming.js';
 import { UsageError } from '../core/errors.js';
 import { ANSI, eventType, NO_COLOR, renderLine } from '../core/render.js';
-import { loadSettings } from '../adapters/config-file.js';
-import { hasSentinel, listRunIds, pathsFor } from '../adapters/store.js';
+import { settingsWithWarnings } from './settings.js';
+import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
 
 export interface LogsOptions {
@@ -36,10 +37,10 @@ function readFrom(path: string, offset: number): { lines: string[]; offset: numb
 }
 
 export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty: boolean): Promise<number> {
-  const { settings } = await loadSettings({}, io.env);
+  const settings = await settingsWithWarnings(io);
   const r = resolveRunName(name, listRunIds(settings.runsDir));
   if ('error' in r) throw new UsageError(r.error);
-  const paths = pathsFor(settings.runsDir, r.id);
+  const paths = runPaths(settings.runsDir, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
   // A session that ends without a result event was killed or interrupted: say so where it ends.
   let open = false;

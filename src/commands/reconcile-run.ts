@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { Settings } from '../core/config.js';
 import type { RunPaths } from '../core/paths.js';
 import { stateAfter, stateOf } from '../core/state.js';
@@ -16,6 +17,8 @@ export interface PassContext {
   root: string;
   settings: Settings;
   io: Io;
+  /** Set when another pass reclaimed the lock: from then on this one starts and finishes nothing. */
+  lockLost?: boolean;
   /** tmux is asked once per pass, and only if some run needs it. */
   panes?: Promise<Map<string, PaneInfo>>;
 }
@@ -35,7 +38,7 @@ export async function observeRun(id: string, paths: RunPaths, ctx: PassContext):
  * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
  * its status summary, which marks it as finished for every later pass. False for live runs.
  */
-export async function finalizeFinished(id: string, paths: RunPaths): Promise<boolean> {
+export async function finalizeFinished(id: string, paths: RunPaths, now: Date): Promise<boolean> {
   if (!hasSentinel(paths)) return false;
   let spec: RunSpec | null = null;
   try {
@@ -47,9 +50,11 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
   await stopAgent(paths, session);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
   if (tmuxBin) await removeTmuxSession(tmuxBin, id);
+  // The captured environment holds credentials; a finished run needs them no more.
+  rmSync(paths.agentEnv, { force: true });
   if (spec) {
     const obs = await observe(paths, id, async () => new Map());
-    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs, new Date())) + '\n');
+    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs, now)) + '\n');
   }
   return true;
 }
@@ -58,13 +63,13 @@ export async function finalizeFinished(id: string, paths: RunPaths): Promise<boo
  * Every later session uses the model the first one actually ran (its init event), so a run
  * never changes model mid-night because an alias moved. Recorded in run.yaml once.
  */
-async function pinModel(spec: RunSpec, paths: RunPaths): Promise<RunSpec> {
+async function pinModel(spec: RunSpec, paths: RunPaths, now: Date): Promise<RunSpec> {
   if (spec.model && !ALIASES.has(spec.model)) return spec;
   const used = readSessionLogs(paths).find((s) => s.model && s.model !== '<synthetic>')?.model;
   if (!used || used === spec.model) return spec;
   const pinned = { ...spec, model: used };
   await writeSpec(paths, pinned);
-  appendEvent(paths, new Date(), { action: 'pin-model', model: used, was: spec.model });
+  appendEvent(paths, now, { action: 'pin-model', model: used, was: spec.model });
   return pinned;
 }
 
@@ -75,6 +80,7 @@ const ALIASES = new Set(['opus', 'sonnet', 'haiku', 'opusplan', 'default', 'best
 export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<boolean> {
   const now = ctx.io.now();
   const from = stateOf(obs);
+  if (ctx.lockLost && action.kind !== 'none') throw new Error('the reconcile lock was lost; left for the next pass');
   const record = (details: Record<string, unknown> = {}) =>
     appendEvent(paths, now, { from, to: stateAfter(action, from), action: action.kind, reason: action.reason, ...details });
 
@@ -92,7 +98,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       await removeTmuxSession(spec.paths.tmux, id);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
-      await finalizeFinished(id, paths);
+      await finalizeFinished(id, paths, now);
       return true;
     }
     case 'interrupt': {
@@ -103,7 +109,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'start': {
       // `stop` may have written a sentinel since this run was observed: never start an agent after it.
       if (readSentinel(paths)) return false;
-      const pinned = await pinModel(spec, paths);
+      const pinned = await pinModel(spec, paths, now);
       const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime });
       record({ session: session.n, mode: action.mode, exit: action.exit });
       return true;

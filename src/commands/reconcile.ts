@@ -1,19 +1,21 @@
 import { rmSync } from 'node:fs';
-import { describeProblem } from '../core/config.js';
 import { decide } from '../core/decide.js';
 import { rootPaths } from '../core/paths.js';
 import { describeAction, stateAfter, stateOf } from '../core/state.js';
 import type { Action } from '../core/types.js';
-import { loadSettings } from '../adapters/config-file.js';
+import { settingsWithWarnings } from './settings.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
-import { hasSentinel, listRunIds, pathsFor } from '../adapters/store.js';
+import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
+import { runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
 
 export interface ReconcileOptions {
   dryRun?: boolean;
   json?: boolean;
+  /** Milliseconds to keep trying for a held lock (the wrapper's and the backoff timer's passes). */
+  retryLock?: number;
 }
 
 interface Outcome {
@@ -28,8 +30,7 @@ interface Outcome {
 const MAX_ROUNDS = 5;
 
 export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<number> {
-  const { settings, problems } = await loadSettings({}, io.env);
-  for (const p of problems) io.stderr(`warning: ${describeProblem(p)}; using the default for it`);
+  const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
   const rp = rootPaths(root);
   if (!exists(root)) {
@@ -37,9 +38,20 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
     return 0;
   }
 
+  const ctx: PassContext = { root, settings, io, lockLost: false };
   let release: (() => Promise<void>) | null = null;
   if (!opts.dryRun) {
-    release = await tryLock(rp.lock, (err) => io.stderr(`warning: the reconcile lock was lost: ${err.message}`));
+    const onLost = (err: Error) => {
+      ctx.lockLost = true;
+      io.stderr(`warning: the reconcile lock was lost (${err.message}); this pass starts and finishes nothing more`);
+    };
+    release = await tryLock(rp.lock, onLost);
+    // A pass asked for by an exiting agent must not be lost: the holder may be past its last check.
+    for (const deadline = Date.now() + (opts.retryLock ?? 0); !release && Date.now() < deadline; ) {
+      writeFileAtomic(rp.passRequested, `${io.now().toISOString()}\n`);
+      await new Promise((r) => setTimeout(r, 200));
+      release = await tryLock(rp.lock, onLost);
+    }
     if (!release) {
       // Not lost: the holder sees the marker and runs once more before it lets go.
       writeFileAtomic(rp.passRequested, `${io.now().toISOString()}\n`);
@@ -56,7 +68,7 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
       ids = listRunIds(root);
-      const ctx: PassContext = { root, settings, io };
+      ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
       for (const id of ids) {
         const outcome = await reconcileRun(id, ctx, opts);
         if (!outcome) continue;
@@ -79,11 +91,11 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
 
 /** One run: observe, decide, act. Undefined when there is nothing worth a line. */
 async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
-  const paths = pathsFor(ctx.root, id);
+  const paths = runPaths(ctx.root, id);
   try {
     // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
     if (exists(paths.final) && hasSentinel(paths)) return undefined;
-    if (!opts.dryRun && (await finalizeFinished(id, paths))) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);
       const now = ctx.io.now();

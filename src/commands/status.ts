@@ -3,12 +3,13 @@ import { resolveRunName } from '../core/naming.js';
 import { crashRestarts } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
 import { UsageError } from '../core/errors.js';
-import { loadSettings } from '../adapters/config-file.js';
+import { settingsWithWarnings } from './settings.js';
 import { readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
-import { hasSentinel, listRunIds, pathsFor, readAgent, readRestarts, readSentinel, readSession, RunFileError } from '../adapters/store.js';
+import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
 import { observeRun, type PassContext } from './reconcile-run.js';
 import { brokenRow, buildRow, countFindings, countQuestions, type StatusRow } from './summary.js';
+import { runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
 
 export interface StatusOptions {
@@ -20,7 +21,7 @@ export interface StatusOptions {
 const RECENT_MS = 3 * 24 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
-  const { settings } = await loadSettings({}, io.env);
+  const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
   let ids = listRunIds(root);
   if (name) {
@@ -67,7 +68,7 @@ function details(r: StatusRow, now: Date): string[] {
 }
 
 async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
-  const paths = pathsFor(ctx.root, id);
+  const paths = runPaths(ctx.root, id);
   // A finished run's summary was written once; only what the user may still edit is read again.
   const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) return { ...final, findings: countFindings(paths.findings), questions: countQuestions(paths) };
@@ -75,8 +76,14 @@ async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
     const { spec, obs } = await observeRun(id, paths, ctx);
     return buildRow(id, paths, spec, obs, ctx.io.now());
   } catch (err) {
-    if (!(err instanceof RunFileError)) throw err;
-    return brokenRow(id, paths, await bestEffortState(paths), err.message, crashRestarts(readRestarts(paths)));
+    // Whatever is wrong with one run, the dashboard still shows every other one.
+    let restarts = 0;
+    try {
+      restarts = crashRestarts(readRestarts(paths));
+    } catch {
+      // restart.log is unreadable too
+    }
+    return brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restarts);
   }
 }
 
@@ -91,13 +98,13 @@ function readFinal(paths: RunPaths): StatusRow | null {
 
 /** What can still be said of a run whose run.yaml is unusable. */
 async function bestEffortState(paths: RunPaths): Promise<StatusRow['state']> {
-  const sentinel = readSentinel(paths);
-  if (sentinel) return sentinel.kind === 'DONE' ? 'done' : 'failed';
   try {
+    const sentinel = readSentinel(paths);
+    if (sentinel) return sentinel.kind === 'DONE' ? 'done' : 'failed';
     const agent = readAgent(paths, readSession(paths));
     if (agent && (await isAlive(agent.pid, agent.startTime))) return 'running';
   } catch {
-    // session.json is unusable too
+    // the run's files are unusable too
   }
   return 'waiting';
 }

@@ -1,4 +1,4 @@
-import { DURATION_HINT, formatDuration, parseDuration } from './duration.js';
+import { DURATION_HINT, parseDuration } from './duration.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 
@@ -178,25 +178,4 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
     if (raw !== undefined) apply(key, raw, `--${key.replace(/_/g, '-')}`);
   }
   return { settings: settings as unknown as Settings, problems };
-}
-
-/** The settings as a user would write them in config.yaml (for messages and docs). */
-export function describeSettings(s: Settings): Record<string, string | number | string[] | null> {
-  return {
-    runs_dir: s.runsDir,
-    claude: s.claude,
-    model: s.model,
-    duration: formatDuration(s.duration),
-    max_restarts: s.maxRestarts,
-    permission_mode: s.permissionMode,
-    allowed_tools: s.allowedTools,
-    synthesis_budget: formatDuration(s.synthesisBudget),
-    stale_after: formatDuration(s.staleAfter),
-    hang_grace: formatDuration(s.hangGrace),
-    backoff: formatDuration(s.backoff),
-    backoff_max: formatDuration(s.backoffMax),
-    healthy_after: formatDuration(s.healthyAfter),
-    min_uptime: formatDuration(s.minUptime),
-    max_cost: s.maxCost,
-  };
 }

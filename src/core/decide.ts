@@ -1,6 +1,7 @@
 import { format } from 'date-fns/format';
 import { restartDelay } from './backoff.js';
 import { formatDuration } from './duration.js';
+import { oneLine } from './text.js';
 import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time.
@@ -24,6 +25,8 @@ export function crashRestarts(restarts: readonly RestartEntry[]): number {
 
 /** Exploring may spend this share of the cap; the rest is kept for the report. */
 export const EXPLORE_SHARE = 0.9;
+/** Synthesis sessions a run may start before it ends without a report. */
+export const SYNTHESIS_TRIES = 3;
 /** Below this, a synthesis could not say anything useful. */
 const MIN_SYNTHESIS_USD = 0.01;
 
@@ -72,10 +75,16 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   const exitCode = obs.exit ? obs.exit.code : null;
   const how = describeExit(exitCode);
 
-  // 4. The synthesis session has ended: the run is done either way.
+  // 4. The synthesis has ended: done with the report, or tried again while its budget lasts.
   if (session.mode === 'synthesis') {
-    const reason = obs.reportExists ? 'finished: REPORT.md written by the synthesis' : `no report: the synthesis ended without writing REPORT.md (${how})`;
-    return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: false };
+    if (obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
+    const tries = obs.restarts.filter((r) => r.mode === 'synthesis').length;
+    const budgetLeft = t < spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
+    const moneyLeft = spec.maxCost === null || obs.costUsd < spec.maxCost;
+    if (budgetLeft && moneyLeft && tries < SYNTHESIS_TRIES) {
+      return { kind: 'start', mode: 'synthesis', reason: `the synthesis ended without REPORT.md (${how}); trying again (${tries + 1}/${SYNTHESIS_TRIES})`, exit: exitCode };
+    }
+    return { kind: 'finish', sentinel: 'DONE', reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`, stopAgent: false };
   }
   // 5. The agent finished the job itself.
   if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
@@ -96,7 +105,7 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
     const used = crashRestarts(obs.restarts);
     if (used >= spec.limits.maxRestarts) {
       const s = used === 1 ? '' : 's';
-      const error = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text)}` : '';
+      const error = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 160)}` : '';
       return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}${error}`, stopAgent: false };
     }
   }
@@ -109,9 +118,4 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };
   }
   return { kind: 'start', mode: clean ? 'continue' : 'resume', reason: why, exit: exitCode, uptime };
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
 }

@@ -40,11 +40,6 @@ export function tmuxSessionName(id: string): string {
   return `overnight-${id}`;
 }
 
-/** The run id a tmux session belongs to, or undefined for other sessions. */
-export function runIdOfTmuxSession(name: string): string | undefined {
-  return name.startsWith('overnight-') ? name.slice('overnight-'.length) : undefined;
-}
-
 export type Resolution = { id: string } | { error: string };
 
 /** A unique prefix names a run everywhere; an exact id always wins. */

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 // Every file of a run, derived from the runs root and the run id. `node:path` is pure string work.
 
@@ -18,6 +18,7 @@ export interface RunPaths {
   state: string;
   session: string;
   prompt: string;
+  /** The launch environment for the wrapper: outside the workspace, which the agent can read. */
   agentEnv: string;
   events: string;
   /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
@@ -51,7 +52,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     state,
     session: st('session.json'),
     prompt: st('prompt.md'),
-    agentEnv: st('agent.env'),
+    agentEnv: `${dirname(workspace)}/.agent-env/${id}.env`,
     events: st('events.jsonl'),
     specCache: st('spec.json'),
     wake: st('wake-at'),

@@ -1,4 +1,5 @@
 // stream-json rendered for a person: one line per thing that happened. Pure.
+import { oneLine } from './text.js';
 
 export interface Palette {
   dim: (s: string) => string;
@@ -21,11 +22,6 @@ function mainArgument(input: unknown): string {
   const rec = input as Record<string, unknown>;
   for (const key of MAIN_ARG) if (typeof rec[key] === 'string') return oneLine(rec[key] as string, 100);
   return '';
-}
-
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
 type Block = { type?: string; text?: string; name?: string; input?: unknown; is_error?: boolean; content?: unknown };

@@ -27,7 +27,7 @@ export function stateAfter(action: Action, before: RunState): RunState {
 /** Why a run is in its state, in one line, when the state alone does not say it. */
 export function reasonOf(obs: Observation): string {
   if (obs.sentinel) return obs.sentinel.reason;
-  if (obs.paused) return 'paused by the user (overnight resume to continue)';
+  if (obs.paused) return 'paused (overnight resume <run>, or resume --all for a pause of every run)';
   if (stateOf(obs) !== 'waiting') return '';
   if (!obs.session) return 'not started yet; the next reconcile pass starts it';
   return `agent ended (${describeExit(obs.exit?.code ?? null)}); the next reconcile pass acts on it`;

@@ -12,10 +12,12 @@ state="$ws/.overnight"
 root=$(dirname "$ws")
 
 # The environment captured at launch: NAME=value lines, exported literally, never evaluated.
-if [ -r "$state/agent.env" ]; then
+# It lives outside the workspace, which the agent itself can read.
+envfile="$root/.agent-env/$(basename "$ws").env"
+if [ -r "$envfile" ]; then
   while IFS= read -r kv; do
     case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
-  done < "$state/agent.env"
+  done < "$envfile"
 fi
 
 # Process identity is (pid, start time), so that a recycled pid is never taken for the agent.
@@ -32,8 +34,9 @@ start_time() {
   fi
 }
 
+# Temp file, flushed to disk, renamed: a crash never leaves half a record.
 atomic() {
-  printf '%s\n' "$2" > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+  printf '%s\n' "$2" > "$1.tmp.$$" && sync && mv -f "$1.tmp.$$" "$1"
 }
 
 # Job control gives the agent its own process group (so it can be signalled as a whole)
@@ -47,5 +50,5 @@ status=$?
 atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
 
 # Recovery within seconds; cron, launchd or systemd stay the backstop.
-OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile >> "$root/reconcile.log" 2>&1 < /dev/null &
+OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

@@ -35,7 +35,7 @@ describe('launch', () => {
     const seen = modes(workspace);
     const expected = [
       'CLAUDE.md', 'questions.md', 'run.yaml', 'restart.log', 'output.log', 'REPORT.md', 'DONE',
-      '.overnight/session.json', '.overnight/prompt.md', '.overnight/agent.env', '.overnight/agent-1.pid',
+      '.overnight/session.json', '.overnight/prompt.md', '.overnight/agent-1.pid',
       '.overnight/agent-1.exit', '.overnight/events.jsonl', '.overnight/final.json',
     ];
     for (const file of expected) expect(seen.get(file), file).toBe(0o600);

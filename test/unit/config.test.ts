@@ -5,7 +5,6 @@ import {
   DEFAULT_ALLOWED_TOOLS,
   defaultSettings,
   describeProblem,
-  describeSettings,
   resolveSettings,
   type Layers,
   type Settings,
@@ -205,16 +204,5 @@ describe('problems', () => {
   test('every problem is reported, not just the first', () => {
     const { problems } = resolve({ file: fromYaml('duration: x\nbackoff: y\nnope: 1\n'), env: { OVERNIGHT_MODEL: 'a b' } });
     expect(problems.map((p) => p.key)).toEqual(['duration', 'backoff', 'nope', 'model']);
-  });
-});
-
-describe('describeSettings', () => {
-  test('renders the defaults as a user writes them, and round-trips through resolveSettings', () => {
-    const described = describeSettings(defaultSettings(HOME));
-    expect(described).toMatchObject({ duration: '8h', max_restarts: 5, synthesis_budget: '30m', backoff: '30s', min_uptime: '1m', model: null });
-    expect(Object.keys(described)).toEqual(Object.keys(CONFIG_KEYS));
-    const back = resolve({ file: { path: FILE, data: described } });
-    expect(back.problems).toEqual([]);
-    expect(back.settings).toEqual(defaultSettings(HOME));
   });
 });

@@ -61,8 +61,10 @@ const cases: Case[] = [
   { name: 'wrapper alive with an exit record is acted on', obs: { wrapperAlive: true, exit: exited(1) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 1 } },
   // 4. synthesis ended
   { name: 'synthesis ended with REPORT.md', obs: { session: session('synthesis', 2), exit: exited(0), reportExists: true }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /REPORT\.md written/ },
-  { name: 'synthesis ended without REPORT.md', obs: { session: session('synthesis', 2), exit: exited(1) }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /without writing REPORT\.md \(exit 1\)/ },
-  { name: 'synthesis gone without an exit record', obs: { session: session('synthesis', 2) }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE' }, reason: /no exit status recorded/ },
+  { name: 'synthesis ended without REPORT.md: tried again while its budget lasts', obs: { session: session('synthesis', 2), exit: exited(1), restarts: restarts('synthesis') }, now: AFTER_END, want: { kind: 'start', mode: 'synthesis', exit: 1 }, reason: 'the synthesis ended without REPORT.md (exit 1); trying again (2/3)' },
+  { name: 'synthesis ended without REPORT.md a third time', obs: { session: session('synthesis', 4), exit: exited(1), restarts: restarts('synthesis', 'synthesis', 'synthesis') }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /^no report: the synthesis ended without writing REPORT\.md \(exit 1\)/ },
+  { name: 'synthesis gone without an exit record after its budget', obs: { session: session('synthesis', 2) }, now: AFTER_BUDGET, want: { kind: 'finish', sentinel: 'DONE' }, reason: /no exit status recorded/ },
+  { name: 'synthesis ended with the spend cap used up', spec: { maxCost: 5 }, obs: { session: session('synthesis', 2), exit: exited(1), costUsd: 5 }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE' }, reason: /^no report/ },
   // 5. finished by itself
   { name: 'exit 0 with REPORT.md before the end', obs: { exit: exited(0), reportExists: true }, now: BEFORE_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: 'finished: REPORT.md written' },
   { name: 'exit 0 with REPORT.md after the end', obs: { exit: exited(0), reportExists: true }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE' } },

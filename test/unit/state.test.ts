@@ -51,7 +51,7 @@ describe('stateAfter', () => {
 describe('reasonOf', () => {
   test.each<[string, Partial<Observation>, string | RegExp]>([
     ['a sentinel gives its reason', { sentinel: { kind: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1' } }, 'circuit breaker: 5 restarts, last exit 1'],
-    ['paused', { paused: true }, 'paused by the user (overnight resume to continue)'],
+    ['paused', { paused: true }, 'paused (overnight resume <run>, or resume --all for a pause of every run)'],
     ['running: no reason', { agentAlive: true }, ''],
     ['synthesizing: no reason', { agentAlive: true, session: session('synthesis') }, ''],
     ['wrapper starting: no reason', { wrapperAlive: true }, ''],
@@ -78,6 +78,8 @@ describe('describeAction', () => {
     [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 }, {}, 5, 'resumed (restart 1/5): agent ended (exit 1)'],
     [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 }, { restarts: restarts('resume', 'resume', 'resume') }, 5, 'resumed (restart 4/5): agent ended (exit 137)'],
     [{ kind: 'start', mode: 'resume', reason: 'r', exit: 1 }, { restarts: restarts('resume', 'synthesis', 'initial') }, 3, 'resumed (restart 2/3): r'],
+    [{ kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 }, {}, 5, 'continued the session: clean exit after 2h, time left'],
+    [{ kind: 'wait', until: new Date('2026-11-22T03:00:00Z'), reason: 'agent ended (exit 1); backing off 30s' }, {}, 5, 'waiting: agent ended (exit 1); backing off 30s'],
   ])('%j', (action, over, max, want) => {
     expect(describeAction(action, obs(over), max)).toBe(want);
   });

@@ -1,0 +1,10 @@
+import { describeProblem, type Settings } from '../core/config.js';
+import { loadSettings } from '../adapters/config-file.js';
+import type { Io } from './io.js';
+
+/** Settings for the commands that must keep working with a bad config: each problem is a warning. */
+export async function settingsWithWarnings(io: Io): Promise<Settings> {
+  const { settings, problems } = await loadSettings({}, io.env);
+  for (const p of problems) io.stderr(`warning: ${describeProblem(p)}; using the default for it`);
+  return settings;
+}

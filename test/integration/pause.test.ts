@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+
+describe('pause and resume', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('a paused run whose agent dies is not restarted until it is resumed', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Pause me', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    const paused = await sb.run(['pause', id.slice(0, 18)]);
+    expect(paused.exitCode, paused.stderr).toBe(0);
+    expect(existsSync(sb.ws(id, 'PAUSE'))).toBe(true);
+
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await sb.quiesce();
+    await sb.run(['reconcile']);
+    expect(sb.calls()).toHaveLength(1);
+    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string; reason: string };
+    expect(row.state).toBe('paused');
+    expect(row.reason).toMatch(/^paused/);
+
+    expect((await sb.run(['resume', id])).exitCode).toBe(0);
+    await sb.run(['reconcile']);
+    await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
+  });
+
+  it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async () => {
+    expect((await sb.run(['pause', '--all'])).exitCode).toBe(0);
+    expect(existsSync(join(sb.runs, 'PAUSE'))).toBe(true);
+    expect((await sb.run(['resume', '--all'])).exitCode).toBe(0);
+    expect(existsSync(join(sb.runs, 'PAUSE'))).toBe(false);
+    expect((await sb.run(['pause'])).exitCode).toBe(2);
+  });
+});

@@ -112,7 +112,9 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
   const quick = !clean || uptime < spec.limits.minUptime;
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
-  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : `agent ended (${how})`;
+  // The agent's own error text says more than an exit status to the person reading it.
+  const said = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 120)}` : '';
+  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : `agent ended (${how})${said}`;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
   if (t < retryAt.getTime()) {
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };

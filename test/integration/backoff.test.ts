@@ -39,7 +39,7 @@ describe('backoff and continuation', () => {
       { timeout: 15_000, what: 'a waiting row' },
     );
     expect(row.state).toBe('waiting');
-    expect(row.reason).toMatch(/^waiting: agent ended \(exit 1\); backing off 20s, next try at \d\d:\d\d:\d\d$/);
+    expect(row.reason).toMatch(/^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/);
     expect(restarts(id)).toHaveLength(1);
   });
 

@@ -200,3 +200,8 @@ describe('time left: continue after a clean exit, back off after quick failures'
     expect(action.reason).toBe('circuit breaker: 5 restarts, last exit 1: API Error: 529 Overloaded');
   });
 });
+
+test("a crash's reason carries the agent's own error text", () => {
+  const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'success', text: 'API Error: Connection refused' } }), BEFORE_END);
+  expect(action).toMatchObject({ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1): API Error: Connection refused' });
+});

@@ -139,11 +139,12 @@ function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null
 }
 
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
-function endedSession(paths: RunPaths, session: SessionRecord | null): Pick<Observation, 'costUsd' | 'result'> {
-  if (!session) return { costUsd: 0, result: null };
+function endedSession(paths: RunPaths, session: SessionRecord | null): Pick<Observation, 'costUsd' | 'result' | 'conversation'> {
+  if (!session) return { costUsd: 0, result: null, conversation: null };
   const logs = readSessionLogs(paths);
-  const r = logs.findLast((l) => l.n === session.n)?.result ?? null;
-  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text } };
+  const current = logs.findLast((l) => l.n === session.n);
+  const r = current?.result ?? null;
+  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text }, conversation: current?.sessionId ?? null };
 }
 
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */

@@ -109,6 +109,11 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'start': {
       // `stop` may have written a sentinel since this run was observed: never start an agent after it.
       if (readSentinel(paths)) return false;
+      // Resumed sessions must carry the run's conversation; one that silently started anew is
+      // recorded (status shows it) and the next start resumes the run's own conversation again.
+      if (obs.session && obs.session.mode !== 'initial' && obs.conversation && obs.conversation !== spec.sessionId) {
+        appendEvent(paths, now, { action: 'wrong-conversation', session: obs.session.n, conversation: obs.conversation, expected: spec.sessionId });
+      }
       const pinned = await pinModel(spec, paths, now);
       const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime });
       record({ session: session.n, mode: action.mode, exit: action.exit });

@@ -7,7 +7,7 @@ import type { TableRow } from '../core/format.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
 import { tmuxSessionName } from '../core/naming.js';
 import { mtime, readText } from '../adapters/files.js';
-import { parseStream, summarizeUsage, type Usage } from '../core/stream.js';
+import { parseStream, summarizeUsage, wrongConversations, type SessionLog, type Usage } from '../core/stream.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<TableRow, keyof Usage>, Usage {
@@ -36,13 +36,17 @@ export function countQuestions(paths: RunPaths): number {
   }
 }
 
+function sessionLogs(paths: RunPaths): SessionLog[] {
+  try {
+    return parseStream(readText(paths.outputLog) ?? '');
+  } catch {
+    return [];
+  }
+}
+
 /** What the sessions did and cost, rebuilt from the raw output.log each time (no parser state kept). */
 export function usageOf(paths: RunPaths): Usage {
-  try {
-    return summarizeUsage(parseStream(readText(paths.outputLog) ?? ''));
-  } catch {
-    return summarizeUsage([]);
-  }
+  return summarizeUsage(sessionLogs(paths));
 }
 
 /** A waiting run says what it waits for: the same decision the next pass would make. */
@@ -53,8 +57,11 @@ function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: st
 }
 
 export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation, now: Date): StatusRow {
+  const logs = sessionLogs(paths);
+  const wrong = wrongConversations(logs, spec.sessionId);
   return {
-    ...usageOf(paths),
+    ...summarizeUsage(logs),
+    ...(wrong.length > 0 ? { warnings: wrong.map((w) => `session ${w.session} ran conversation ${w.conversation} instead of resuming ${spec.sessionId}; later sessions resume ${spec.sessionId}`) } : {}),
     id,
     task: spec.task,
     state: stateOf(obs),

@@ -17,6 +17,8 @@ export interface TableRow {
   permissionDenials?: { count: number; tools: { name: string; count: number }[] };
   /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
   problem?: string;
+  /** Things the user should know even while the run goes on. */
+  warnings?: string[];
 }
 
 const FINISHED: readonly RunState[] = ['done', 'failed'];
@@ -59,6 +61,7 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     if (r.reason && (r.problem || (r.state !== 'running' && r.state !== 'synthesizing'))) out.push(`  └ ${r.reason}`);
     const denied = r.permissionDenials;
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
+    for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
   });
   return out;
 }

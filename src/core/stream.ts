@@ -117,6 +117,13 @@ export function parseStream(text: string): SessionLog[] {
   return sessions;
 }
 
+/** Sessions after the first whose init names another conversation than the run's: a resume that silently started anew. */
+export function wrongConversations(sessions: readonly SessionLog[], sessionId: string): { session: number; conversation: string }[] {
+  return sessions
+    .filter((s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== sessionId)
+    .map((s) => ({ session: s.n as number, conversation: s.sessionId as string }));
+}
+
 export interface Usage {
   costUsd: number;
   tokens: { input: number; output: number };

@@ -80,6 +80,8 @@ export interface Observation {
   outputAt: Date | null;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
+  /** The conversation the current session's init event named, if any; read when the agent is not alive. */
+  conversation: string | null;
   /** The current session's result event, if it wrote one; read when the agent is not alive. */
   result: { isError: boolean; subtype: string; text: string } | null;
 }

@@ -35,6 +35,7 @@ export function obs(over: Partial<Observation> = {}): Observation {
     reportExists: false,
     outputAt: null,
     costUsd: 0,
+    conversation: null,
     result: null,
     ...over,
   };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parseStream, summarizeUsage } from '../../src/core/stream.js';
+import { parseStream, summarizeUsage, wrongConversations } from '../../src/core/stream.js';
 
 // Real events captured from Claude Code 2.1.x.
 const samples = JSON.parse(readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -97,4 +97,10 @@ describe('real CLI output (2.1.329), whose result lines do not start with "type"
     const line = JSON.stringify({ duration_ms: 5, total_cost_usd: 0.5, session_id: 's', type: 'result', subtype: 'success', is_error: false });
     expect(summarizeUsage(parseStream(line + '\n')).costUsd).toBe(0.5);
   });
+});
+
+test('wrongConversations: resumed sessions whose init names another conversation', () => {
+  const init = (id: string) => JSON.stringify({ type: 'system', subtype: 'init', session_id: id, model: 'm' });
+  const sessions = parseStream(log(marker(1, 'initial'), init('run'), marker(2, 'resume'), init('run'), marker(3, 'resume'), init('other'), marker(4, 'resume')));
+  expect(wrongConversations(sessions, 'run')).toEqual([{ session: 3, conversation: 'other' }]);
 });

@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+
+const arg = (c: Call | undefined, flag: string) => (c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
+
+describe('what each session did', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('a resume that silently starts a new conversation is recorded, shown, and the next start resumes the run’s own', async () => {
+    sb.setBehaviour([{ exit: 1 }, { newConversation: true, exit: 1 }, { work: 60 }]);
+    const { id } = await sb.launch('Keep one conversation', ['--duration', '1h']);
+    await waitFor(() => sb.calls()[2], { timeout: 15_000, what: 'the third session' });
+    const uuid = arg(sb.calls()[0], '--session-id');
+    expect(arg(sb.calls()[2], '--resume')).toBe(uuid);
+
+    const events = (sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual(expect.objectContaining({ action: 'wrong-conversation', session: 2, expected: uuid }));
+    const table = await sb.run(['status']);
+    expect(table.stdout).toMatch(new RegExp(`session 2 ran conversation 11111111-2222-4333-8444-555555555555 instead of resuming ${uuid}`));
+  });
+
+  it('logs: --raw is the stream as stored; rendered without colour when not a terminal; -f ends with the run', async () => {
+    sb.setBehaviour({ work: 1, text: 'looking at Automerge', report: true });
+    const { id } = await sb.launch('Log me', ['--duration', '1h']);
+    await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });
+    const raw = await sb.run(['logs', id, '--raw']);
+    expect(raw.stdout + '\n').toBe(sb.read(sb.ws(id, 'output.log')));
+    const followed = await sb.run(['logs', id.slice(0, 20), '-f']);
+    expect(followed.exitCode).toBe(0);
+    expect(followed.stdout).toContain('looking at Automerge');
+    expect(followed.stdout).toMatch(/■ result success · 1 turns · \$0\.0100: done/);
+    expect(followed.stdout).not.toContain('\x1b[');
+  });
+});

@@ -9,7 +9,7 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0): strin
   args.push(...(mode === 'initial' ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]));
   if (spec.model) args.push('--model', spec.model);
   const budget = sessionBudget(spec, mode, spentUsd);
-  if (budget !== null) args.push('--max-budget-usd', budget.toFixed(2));
+  if (budget !== null) args.push('--max-budget-usd', budget.toFixed(4));
   args.push('--permission-mode', spec.permissionMode);
   // Last, because it takes a list: one argument per tool, so patterns may hold commas and spaces.
   if (spec.allowedTools.length > 0) args.push('--allowedTools', ...spec.allowedTools);

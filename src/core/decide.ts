@@ -36,7 +36,7 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
 export function sessionBudget(spec: RunSpec, mode: string, spentUsd: number): number | null {
   if (spec.maxCost === null) return null;
   const limit = mode === 'synthesis' ? spec.maxCost : spec.maxCost * EXPLORE_SHARE;
-  return Math.max(0, Math.floor((limit - spentUsd) * 100) / 100);
+  return Math.max(0, Math.floor((limit - spentUsd) * 10000) / 10000);
 }
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
@@ -86,20 +86,22 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
     }
     return { kind: 'finish', sentinel: 'DONE', reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`, stopAgent: false };
   }
+  // When the session ended and how long it ran (restart.log keeps it; backoff is computed from it).
+  const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
+
   // 5. The agent finished the job itself.
   if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
   if (spec.maxCost !== null && obs.costUsd >= spec.maxCost * EXPLORE_SHARE) {
     const spent = `spend cap: ${usd(obs.costUsd)} of ${usd(spec.maxCost)} spent`;
-    if (spec.maxCost - obs.costUsd >= MIN_SYNTHESIS_USD) return { kind: 'start', mode: 'synthesis', reason: spent, exit: exitCode };
+    if (spec.maxCost - obs.costUsd >= MIN_SYNTHESIS_USD) return { kind: 'start', mode: 'synthesis', reason: spent, exit: exitCode, uptime };
     return { kind: 'finish', sentinel: 'FAILED', reason: `${spent}, nothing left for the report`, stopAgent: false };
   }
   // Time is up: one synthesis session writes the report.
-  if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode };
+  if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode, uptime };
 
   // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
-  const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
-  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
   const clean = exitCode === 0 && obs.result !== null && !obs.result.isError;
   if (!clean) {
     const used = crashRestarts(obs.restarts);

@@ -36,3 +36,23 @@ describe('what each session did', () => {
     expect(followed.stdout).not.toContain('\x1b[');
   });
 });
+
+describe('spend cap', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('each session gets --max-budget-usd for what remains; at 90 % the rest goes to the report', async () => {
+    sb.setBehaviour([{ cost: 0.5 }, { cost: 0.45 }, { cost: 0.04, report: true }]);
+    const { id } = await sb.launch('Spend wisely', ['--duration', '1h', '--max-cost', '1'], { OVERNIGHT_MIN_UPTIME: '0s' });
+    await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 20_000, what: 'DONE' });
+    const calls = sb.calls();
+    expect(calls.map((c) => arg(c, '--max-budget-usd'))).toEqual(['0.9000', '0.4000', '0.0500']);
+    expect(calls[2]?.stdin).toMatch(/^Time is up/);
+    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/);
+    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { costUsd: number; state: string };
+    expect(row).toMatchObject({ state: 'done', costUsd: 0.99 });
+  });
+});

@@ -98,9 +98,9 @@ describe('permissionModeProblem', () => {
 
 describe('--max-budget-usd under a spend cap', () => {
   test.each<[SessionMode, number, string | undefined]>([
-    ['initial', 0, '9.00'],
-    ['resume', 4.256, '4.74'],
-    ['synthesis', 9.5, '0.50'],
+    ['initial', 0, '9.0000'],
+    ['resume', 4.256, '4.7440'],
+    ['synthesis', 9.5, '0.5000'],
   ])('%s after $%s spent → %s', (mode, spent, budget) => {
     const args = agentArgs(spec({ maxCost: 10 }), mode, spent);
     expect(args[args.indexOf('--max-budget-usd') + 1]).toBe(budget);

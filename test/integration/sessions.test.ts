@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { BIN, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
 const arg = (c: Call | undefined, flag: string) => (c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
 
@@ -54,5 +54,32 @@ describe('spend cap', () => {
     expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/);
     const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { costUsd: number; state: string };
     expect(row).toMatchObject({ state: 'done', costUsd: 0.99 });
+  });
+});
+
+describe('logs on a terminal', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('colours on a terminal, none with NO_COLOR', async () => {
+    sb.setBehaviour({ work: 0, report: true });
+    const { id } = await sb.launch('Colour me', ['--duration', '1h']);
+    await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });
+    const { execa } = await import('execa');
+    const tmux = (args: string[]) => execa('tmux', args, { env: sb.env, extendEnv: false, reject: false });
+    const screen = async (name: string, noColor: boolean) => {
+      const env = noColor ? ['env', 'NO_COLOR=1'] : ['env'];
+      // The pane stays open after `logs` ends, so its screen can be read.
+      await tmux(['new-session', '-d', '-s', name, '-x', '200', '-y', '50', '--', 'sh', '-c', '"$@"; sleep 30', 'sh', ...env, process.execPath, BIN, 'logs', id]);
+      return waitFor(async () => {
+        const text = String((await tmux(['capture-pane', '-e', '-p', '-t', name])).stdout);
+        return text.includes('result success') ? text : undefined;
+      }, { what: `logs on ${name}` });
+    };
+    expect(await screen('coloured', false)).toContain('\x1b[');
+    expect(await screen('plain', true)).not.toContain('\x1b[');
   });
 });

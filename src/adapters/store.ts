@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
+import { classifyLimit } from '../core/limits.js';
 import { parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
@@ -139,12 +140,15 @@ function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null
 }
 
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
-function endedSession(paths: RunPaths, session: SessionRecord | null): Pick<Observation, 'costUsd' | 'result' | 'conversation'> {
-  if (!session) return { costUsd: 0, result: null, conversation: null };
+function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit'> {
+  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null };
   const logs = readSessionLogs(paths);
   const current = logs.findLast((l) => l.n === session.n);
   const r = current?.result ?? null;
-  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text }, conversation: current?.sessionId ?? null };
+  // Only what the session said as it stopped: its error result, else its last lines.
+  const said = r?.isError ? r.text : r ? '' : (current?.otherLines ?? []).join('\n');
+  const limit = current ? classifyLimit(said, current.rateLimit, endedAt, -endedAt.getTimezoneOffset()) : null;
+  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text }, conversation: current?.sessionId ?? null, limit };
 }
 
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
@@ -153,16 +157,17 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
   const agent = readAgent(paths, session);
   const agentAlive = agent ? await isAlive(agent.pid, agent.startTime) : false;
   const exitText = session ? readText(paths.exitFile(session.n)) : null;
+  const exit = exitText !== null && session ? exitRecord(paths, exitText, session.n) : null;
   return {
     sentinel: readSentinel(paths),
     paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
     session,
     agentAlive,
     wrapperAlive: agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false),
-    exit: exitText !== null && session ? exitRecord(paths, exitText, session.n) : null,
+    exit,
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),
-    ...endedSession(paths, agentAlive ? null : session),
+    ...endedSession(paths, agentAlive ? null : session, exit?.at ?? new Date()),
   };
 }

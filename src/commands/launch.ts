@@ -73,6 +73,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
         backoffMax: settings.backoffMax,
         healthyAfter: settings.healthyAfter,
         minUptime: settings.minUptime,
+        limitMargin: settings.limitMargin,
       },
       maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },

@@ -20,6 +20,7 @@ export interface Settings {
   backoffMax: number;
   healthyAfter: number;
   minUptime: number;
+  limitMargin: number;
   maxCost: number | null;
 }
 
@@ -46,6 +47,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   backoff_max: { field: 'backoffMax', kind: 'duration', env: 'OVERNIGHT_BACKOFF_MAX' },
   healthy_after: { field: 'healthyAfter', kind: 'duration', env: 'OVERNIGHT_HEALTHY_AFTER' },
   min_uptime: { field: 'minUptime', kind: 'duration', env: 'OVERNIGHT_MIN_UPTIME' },
+  limit_margin: { field: 'limitMargin', kind: 'duration', env: 'OVERNIGHT_LIMIT_MARGIN' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
 };
 
@@ -65,6 +67,7 @@ export function defaultSettings(home: string): Settings {
     backoffMax: 10 * 60,
     healthyAfter: 10 * 60,
     minUptime: 60,
+    limitMargin: 5 * 60,
     maxCost: null,
   };
 }

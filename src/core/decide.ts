@@ -2,6 +2,7 @@ import { format } from 'date-fns/format';
 import { restartDelay } from './backoff.js';
 import { formatDuration } from './duration.js';
 import { oneLine } from './text.js';
+import type { Limit } from './limits.js';
 import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time.
@@ -74,10 +75,16 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
 
   const exitCode = obs.exit ? obs.exit.code : null;
   const how = describeExit(exitCode);
+  // When the session ended and how long it ran (restart.log keeps it; backoff is computed from it).
+  const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
 
-  // 4. The synthesis has ended: done with the report, or tried again while its budget lasts.
+  if (session.mode === 'synthesis' && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
+  // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
+  if (obs.limit) return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
+
+  // 4. The synthesis has ended without a report: tried again while its budget lasts.
   if (session.mode === 'synthesis') {
-    if (obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
     const tries = obs.restarts.filter((r) => r.mode === 'synthesis').length;
     const budgetLeft = t < spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
     const moneyLeft = spec.maxCost === null || obs.costUsd < spec.maxCost;
@@ -86,10 +93,6 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
     }
     return { kind: 'finish', sentinel: 'DONE', reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`, stopAgent: false };
   }
-  // When the session ended and how long it ran (restart.log keeps it; backoff is computed from it).
-  const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
-  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
-
   // 5. The agent finished the job itself.
   if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
@@ -122,4 +125,22 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };
   }
   return { kind: 'start', mode: clean ? 'continue' : 'resume', reason: why, exit: exitCode, uptime };
+}
+
+/** Without a readable reset time, a limit is waited out for this long. */
+export const DEFAULT_LIMIT_WAIT = 3600;
+
+function limitAction(spec: RunSpec, limit: Limit, mode: string, endedAt: Date, uptime: number, exitCode: number | null, now: Date): Action {
+  if (limit.kind === 'hard') return { kind: 'finish', sentinel: 'FAILED', reason: `usage limit that waiting will not lift: ${limit.what}`, stopAgent: false };
+  const resetsAt = limit.resetsAt ?? new Date(endedAt.getTime() + DEFAULT_LIMIT_WAIT * 1000);
+  const resumeAt = new Date(resetsAt.getTime() + spec.limits.limitMargin * 1000);
+  const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
+  if (resumeAt.getTime() > budgetEnd) {
+    return { kind: 'finish', sentinel: 'DONE', reason: `no report: ${limit.what}, lifting only at ${format(resumeAt, 'HH:mm')}, after the synthesis budget; findings/ holds what was found`, stopAgent: false };
+  }
+  if (now.getTime() < resumeAt.getTime()) {
+    return { kind: 'wait', until: resumeAt, reason: `${limit.what}: resets ${format(resetsAt, 'HH:mm')}; waiting until ${format(resumeAt, 'HH:mm:ss')}` };
+  }
+  const synthesis = mode === 'synthesis' || now.getTime() >= spec.endsAt.getTime();
+  return { kind: 'start', mode: synthesis ? 'synthesis' : 'continue', reason: `usage limit lifted (${limit.what})`, exit: exitCode, uptime };
 }

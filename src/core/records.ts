@@ -74,6 +74,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       backoff_max: l.backoffMax,
       healthy_after: l.healthyAfter,
       min_uptime: l.minUptime,
+      limit_margin: l.limitMargin,
     },
     max_cost_usd: spec.maxCost,
     paths: { ...spec.paths },
@@ -114,6 +115,8 @@ export function specFromDoc(doc: unknown): RunSpec {
       backoffMax: num('backoff_max'),
       healthyAfter: num('healthy_after'),
       minUptime: num('min_uptime'),
+      // Added after the first runs were written: those get the default.
+      limitMargin: l.limit_margin === undefined ? 300 : num('limit_margin'),
     },
     maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
     paths: { claude: str('claude', p), tmux: str('tmux', p), node: str('node', p), cli: str('cli', p) },

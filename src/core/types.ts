@@ -1,4 +1,5 @@
 // Plain values shared by the pure core and the adapters. No I/O here.
+import type { Limit } from './limits.js';
 
 export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
 export type RunState = (typeof RUN_STATES)[number];
@@ -13,6 +14,8 @@ export interface Limits {
   backoffMax: number;
   healthyAfter: number;
   minUptime: number;
+  /** Added to a usage limit's stated reset time, which lags reality. */
+  limitMargin: number;
 }
 
 /** run.yaml: what launch decided, written by the supervisor alone. */
@@ -80,6 +83,8 @@ export interface Observation {
   outputAt: Date | null;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
+  /** The usage limit the current session ended on, if any; read when the agent is not alive. */
+  limit: Limit | null;
   /** The conversation the current session's init event named, if any; read when the agent is not alive. */
   conversation: string | null;
   /** The current session's result event, if it wrote one; read when the agent is not alive. */

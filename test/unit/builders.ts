@@ -15,7 +15,7 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Write'],
-    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60 },
+    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300 },
     maxCost: null,
     paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
     ...over,
@@ -36,6 +36,7 @@ export function obs(over: Partial<Observation> = {}): Observation {
     outputAt: null,
     costUsd: 0,
     conversation: null,
+    limit: null,
     result: null,
     ...over,
   };

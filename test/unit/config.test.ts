@@ -38,6 +38,7 @@ describe('defaults', () => {
       backoffMax: 600,
       healthyAfter: 600,
       minUptime: 60,
+      limitMargin: 300,
     });
   });
 

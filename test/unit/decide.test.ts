@@ -205,3 +205,27 @@ test("a crash's reason carries the agent's own error text", () => {
   const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'success', text: 'API Error: Connection refused' } }), BEFORE_END);
   expect(action).toMatchObject({ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1): API Error: Connection refused' });
 });
+
+describe('usage limits', () => {
+  const at = (iso: string) => new Date(iso);
+  const ended = obs({ exit: { code: 1, at: at('2026-11-22T02:00:00Z') } });
+  const waitFor = (resetsAt: Date | null, what = 'five_hour limit') => ({ ...ended, limit: { kind: 'wait' as const, resetsAt, what } });
+
+  test.each<[string, Observation, Date, Partial<Action> & { kind: Action['kind'] }]>([
+    ['before the reset + margin: wait, not a crash', waitFor(at('2026-11-22T03:00:00Z')), at('2026-11-22T02:01:00Z'), { kind: 'wait', until: at('2026-11-22T03:05:00Z') }],
+    ['after it: continue the same conversation, not counted', waitFor(at('2026-11-22T03:00:00Z')), at('2026-11-22T03:05:00Z'), { kind: 'start', mode: 'continue' }],
+    ['no readable time: wait the default hour + margin', waitFor(null, "You've hit your limit"), at('2026-11-22T02:30:00Z'), { kind: 'wait', until: at('2026-11-22T03:05:00Z') }],
+    ['a reset after the end time: the synthesis starts when it lifts', waitFor(at('2026-11-22T07:20:00Z')), at('2026-11-22T07:25:00Z'), { kind: 'start', mode: 'synthesis' }],
+    ['lifting only after the synthesis budget: done, no report', waitFor(at('2026-11-22T09:00:00Z')), at('2026-11-22T02:01:00Z'), { kind: 'finish', sentinel: 'DONE' }],
+    ['a limit no wait lifts: failed, saying so', { ...ended, limit: { kind: 'hard', what: "You've hit your org's monthly usage limit" } }, at('2026-11-22T02:01:00Z'), { kind: 'finish', sentinel: 'FAILED', reason: "usage limit that waiting will not lift: You've hit your org's monthly usage limit" }],
+    ['the breaker does not count limit waits', { ...waitFor(at('2026-11-22T03:00:00Z')), restarts: restarts(...crashes(5)) }, at('2026-11-22T03:06:00Z'), { kind: 'start', mode: 'continue' }],
+  ])('%s', (_name, o, now, want) => {
+    expect(decide(spec(), o, now)).toMatchObject(want);
+  });
+
+  test('a synthesis stopped by a limit waits and is tried again', () => {
+    const o = { ...waitFor(at('2026-11-22T07:30:00Z')), session: session('synthesis', 3) };
+    expect(decide(spec(), o, at('2026-11-22T07:21:00Z'))).toMatchObject({ kind: 'wait' });
+    expect(decide(spec(), o, at('2026-11-22T07:36:00Z'))).toMatchObject({ kind: 'start', mode: 'synthesis' });
+  });
+});

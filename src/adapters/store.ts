@@ -132,6 +132,17 @@ export function readSessionLogs(paths: RunPaths): SessionLog[] {
   return parseStream(readText(paths.outputLog) ?? '');
 }
 
+/** The hang timer of session `n`, if a pass has seen it silent. */
+function readStaleSince(paths: RunPaths, n: number): Date | null {
+  const m = /^(\d+) (\S+)/.exec(readText(paths.staleSince) ?? '');
+  const at = m && Number(m[1]) === n ? new Date(m[2] as string) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+}
+
+export function markStale(paths: RunPaths, n: number, at: Date): void {
+  writeFileAtomic(paths.staleSince, `${n} ${at.toISOString()}\n`);
+}
+
 /** The file's mtime is when the agent ended, to the millisecond; the epoch inside is whole seconds. */
 function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null {
   const record = parseExitRecord(text, n);
@@ -168,6 +179,8 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),
+    staleSince: session ? readStaleSince(paths, session.n) : null,
+    hung: session ? exists(paths.hungFile(session.n)) : false,
     ...endedSession(paths, agentAlive ? null : session, exit?.at ?? new Date()),
   };
 }

@@ -5,7 +5,7 @@ import { stateAfter, stateOf } from '../core/state.js';
 import type { Action, Observation, RunSpec } from '../core/types.js';
 import { armWakeTimer, removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
-import { appendEvent, hasSentinel, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
+import { appendEvent, hasSentinel, markStale, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { PaneInfo } from '../adapters/tmux.js';
 import { buildRow } from './summary.js';
@@ -101,7 +101,13 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       await finalizeFinished(id, paths, now);
       return true;
     }
+    case 'watch':
+      if (obs.session) markStale(paths, obs.session.n, now);
+      record();
+      return true;
     case 'interrupt': {
+      // Marked first: the session's end is then read as a hang, whatever the signal did.
+      if (action.hung && obs.session) writeFileAtomic(paths.hungFile(obs.session.n), `${now.toISOString()}\n`);
       const how = await stopAgent(paths, obs.session);
       record({ signal: how });
       return true;

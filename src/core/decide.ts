@@ -68,7 +68,7 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
       return { kind: 'none', reason: 'writing the report' };
     }
     if (ended) return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
-    return { kind: 'none', reason: 'agent running' };
+    return watchForHang(spec, obs, now) ?? { kind: 'none', reason: 'agent running' };
   }
   // The wrapper is between starting the agent and recording it, or between its exit and the record.
   if (!obs.exit && obs.wrapperAlive) return { kind: 'none', reason: 'agent starting or just ended' };
@@ -119,7 +119,8 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
   // The agent's own error text says more than an exit status to the person reading it.
   const said = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 120)}` : '';
-  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : `agent ended (${how})${said}`;
+  const ending = obs.hung ? `stopped as hung (${how})` : `agent ended (${how})${said}`;
+  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
   if (t < retryAt.getTime()) {
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };
@@ -143,4 +144,21 @@ function limitAction(spec: RunSpec, limit: Limit, mode: string, endedAt: Date, u
   }
   const synthesis = mode === 'synthesis' || now.getTime() >= spec.endsAt.getTime();
   return { kind: 'start', mode: synthesis ? 'synthesis' : 'continue', reason: `usage limit lifted (${limit.what})`, exit: exitCode, uptime };
+}
+
+/**
+ * A live agent silent for `stale_after` is watched (the time is kept on disk: passes have no
+ * memory); still silent `hang_grace` later, it is stopped and resumed as a crash. Fresh output
+ * makes an older mark stale itself.
+ */
+function watchForHang(spec: RunSpec, obs: Observation, now: Date): Action | null {
+  const session = obs.session;
+  if (!session) return null;
+  const lastOutput = obs.outputAt && obs.outputAt > session.startedAt ? obs.outputAt : session.startedAt;
+  const silent = (now.getTime() - lastOutput.getTime()) / 1000;
+  if (silent < spec.limits.staleAfter) return null;
+  const since = obs.staleSince && obs.staleSince >= lastOutput ? obs.staleSince : null;
+  if (!since) return { kind: 'watch', reason: `no output for ${formatDuration(silent)}; stopping it if still silent in ${formatDuration(spec.limits.hangGrace)}` };
+  if ((now.getTime() - since.getTime()) / 1000 < spec.limits.hangGrace) return { kind: 'none', reason: `silent for ${formatDuration(silent)}; watching` };
+  return { kind: 'interrupt', hung: true, reason: `hung: no output for ${formatDuration(silent)}` };
 }

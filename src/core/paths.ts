@@ -23,6 +23,10 @@ export interface RunPaths {
   events: string;
   /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
   specCache: string;
+  /** When a session's silence was first seen: `<session> <ISO time>`. */
+  staleSince: string;
+  /** Present when that session was stopped as hung. */
+  hungFile: (n: number) => string;
   /** When a backoff timer is armed to wake the next pass. */
   wake: string;
   /** The status summary written once a finished run is verified free of agents. */
@@ -56,6 +60,8 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     events: st('events.jsonl'),
     specCache: st('spec.json'),
     wake: st('wake-at'),
+    staleSince: st('stale-since'),
+    hungFile: (n) => st(`hung-${n}`),
     final: st('final.json'),
     pidFile: (n) => st(`agent-${n}.pid`),
     exitFile: (n) => st(`agent-${n}.exit`),

@@ -19,6 +19,8 @@ export function stateAfter(action: Action, before: RunState): RunState {
     case 'interrupt':
     case 'wait':
       return 'waiting';
+    case 'watch':
+      return before;
     default:
       return before;
   }
@@ -47,6 +49,8 @@ export function describeAction(action: Action, obs: Observation, maxRestarts: nu
       return `${planned ? `would write ${action.sentinel}` : action.sentinel}: ${action.reason}`;
     case 'wait':
       return `${verb('waiting', 'wait')}: ${action.reason}`;
+    case 'watch':
+      return `${verb('watching', 'watch')} a silent agent: ${action.reason}`;
     case 'start':
       if (action.mode === 'initial') return `${verb('started', 'start')} the first session: ${action.reason}`;
       if (action.mode === 'synthesis') return `${verb('started', 'start')} the synthesis: ${action.reason}`;

@@ -81,6 +81,10 @@ export interface Observation {
   restarts: RestartEntry[];
   reportExists: boolean;
   outputAt: Date | null;
+  /** When the current session's silence was first seen by a pass (the hang timer, kept on disk). */
+  staleSince: Date | null;
+  /** The current session was stopped as hung. */
+  hung: boolean;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
   /** The usage limit the current session ended on, if any; read when the agent is not alive. */
@@ -96,5 +100,6 @@ export type Action =
   | { kind: 'cleanup'; reason: string }
   | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null; uptime?: number | null }
   | { kind: 'wait'; until: Date; reason: string }
-  | { kind: 'interrupt'; reason: string }
+  | { kind: 'interrupt'; reason: string; hung?: boolean }
+  | { kind: 'watch'; reason: string }
   | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

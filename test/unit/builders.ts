@@ -34,6 +34,8 @@ export function obs(over: Partial<Observation> = {}): Observation {
     restarts: [],
     reportExists: false,
     outputAt: null,
+    staleSince: null,
+    hung: false,
     costUsd: 0,
     conversation: null,
     limit: null,

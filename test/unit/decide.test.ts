@@ -47,8 +47,8 @@ const cases: Case[] = [
   { name: 'no session before the end', obs: { session: null }, now: BEFORE_END, want: { kind: 'start', mode: 'initial', exit: null } },
   { name: 'no session after the end', obs: { session: null }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /no report/ },
   // 3. live agent
-  { name: 'alive before the end', obs: { agentAlive: true, wrapperAlive: true }, now: BEFORE_END, want: { kind: 'none' } },
-  { name: 'alive resumed session before the end', obs: { session: session('resume', 3), agentAlive: true }, now: BEFORE_END, want: { kind: 'none' } },
+  { name: 'alive before the end', obs: { agentAlive: true, wrapperAlive: true, outputAt: new Date('2026-11-22T02:59:00Z') }, now: BEFORE_END, want: { kind: 'none' } },
+  { name: 'alive resumed session before the end', obs: { session: session('resume', 3), agentAlive: true, outputAt: new Date('2026-11-22T02:59:00Z') }, now: BEFORE_END, want: { kind: 'none' } },
   { name: 'alive exactly at the end time', obs: { agentAlive: true, wrapperAlive: true }, now: ENDS, want: { kind: 'interrupt' }, reason: /end time/ },
   { name: 'alive after the end time', obs: { agentAlive: true }, now: AFTER_END, want: { kind: 'interrupt' } },
   { name: 'alive synthesis within its budget', obs: { session: session('synthesis', 2), agentAlive: true }, now: AFTER_END, want: { kind: 'none' } },
@@ -227,5 +227,25 @@ describe('usage limits', () => {
     const o = { ...waitFor(at('2026-11-22T07:30:00Z')), session: session('synthesis', 3) };
     expect(decide(spec(), o, at('2026-11-22T07:21:00Z'))).toMatchObject({ kind: 'wait' });
     expect(decide(spec(), o, at('2026-11-22T07:36:00Z'))).toMatchObject({ kind: 'start', mode: 'synthesis' });
+  });
+});
+
+describe('hangs (stale_after 30m, hang_grace 5m)', () => {
+  const at = (iso: string) => new Date(iso);
+  const alive = (over: Partial<Observation> = {}) => obs({ agentAlive: true, wrapperAlive: true, outputAt: at('2026-11-22T02:00:00Z'), ...over });
+
+  test.each<[string, Observation, Date, Partial<Action> & { kind: Action['kind'] }]>([
+    ['output 29 minutes ago: nothing', alive(), at('2026-11-22T02:29:00Z'), { kind: 'none', reason: 'agent running' }],
+    ['silent 30 minutes: watched, the time kept on disk', alive(), at('2026-11-22T02:30:00Z'), { kind: 'watch', reason: 'no output for 30m; stopping it if still silent in 5m' }],
+    ['watched, within the grace: nothing', alive({ staleSince: at('2026-11-22T02:30:00Z') }), at('2026-11-22T02:34:00Z'), { kind: 'none' }],
+    ['still silent after the grace: stopped as hung', alive({ staleSince: at('2026-11-22T02:30:00Z') }), at('2026-11-22T02:35:00Z'), { kind: 'interrupt', hung: true, reason: 'hung: no output for 35m' }],
+    ['fresh output since the mark: the mark no longer counts', alive({ staleSince: at('2026-11-22T01:00:00Z') }), at('2026-11-22T02:31:00Z'), { kind: 'watch' }],
+  ])('%s', (_name, o, now, want) => {
+    expect(decide(spec(), o, now)).toMatchObject(want);
+  });
+
+  test('a session stopped as hung is resumed as a crash, saying so', () => {
+    const action = decide(spec(), obs({ exit: { code: 0, at: at('2026-11-22T02:35:01Z') }, hung: true }), at('2026-11-22T02:35:02Z'));
+    expect(action).toMatchObject({ kind: 'start', mode: 'resume', reason: 'stopped as hung (exit 0)' });
   });
 });

@@ -1,0 +1,31 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRestartLog } from '../../src/core/records.js';
+import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+
+describe('hangs', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('a silent agent is watched, stopped after hang_grace, and resumed as a crash with reason hung', async () => {
+    sb.setBehaviour([{ hang: true }, { work: 60 }]);
+    const { id } = await sb.launch('Go silent', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s' });
+    const pid = await sb.agentPid(id);
+    // Passes as cron would run them, until the watchdog has acted.
+    await waitFor(
+      async () => {
+        await sb.run(['reconcile']);
+        return sb.calls()[1];
+      },
+      { timeout: 20_000, interval: 300, what: 'the session after the hang' },
+    );
+    expect(alive(pid)).toBe(false);
+    const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+    expect(log.map((r) => [r.mode, r.reason])).toEqual([['resume', expect.stringMatching(/^stopped as hung/)]]);
+    const events = sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '';
+    expect(events).toMatch(/"action":"watch"/);
+    expect(events).toMatch(/"reason":"hung: no output for \d+s"/);
+  });
+});

@@ -4,7 +4,7 @@ import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
 import { classifyLimit } from '../core/limits.js';
-import { parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
+import { authFailuresInARow, parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
@@ -151,15 +151,21 @@ function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null
 }
 
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
-function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit'> {
-  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null };
+function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit' | 'authFailures'> {
+  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null, authFailures: 0 };
   const logs = readSessionLogs(paths);
   const current = logs.findLast((l) => l.n === session.n);
   const r = current?.result ?? null;
   // Only what the session said as it stopped: its error result, else its last lines.
   const said = r?.isError ? r.text : r ? '' : (current?.otherLines ?? []).join('\n');
   const limit = current ? classifyLimit(said, current.rateLimit, endedAt, -endedAt.getTimezoneOffset()) : null;
-  return { costUsd: summarizeUsage(logs).costUsd, result: r && { isError: r.isError, subtype: r.subtype, text: r.text }, conversation: current?.sessionId ?? null, limit };
+  return {
+    costUsd: summarizeUsage(logs).costUsd,
+    result: r && { isError: r.isError, subtype: r.subtype, text: r.text },
+    conversation: current?.sessionId ?? null,
+    limit,
+    authFailures: current ? authFailuresInARow(logs) : 0,
+  };
 }
 
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */

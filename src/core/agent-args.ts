@@ -19,7 +19,7 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0): strin
 export function promptFor(spec: RunSpec, mode: SessionMode, now: Date): string {
   if (mode === 'initial') return initialPrompt(spec.task);
   if (mode === 'continue') return continuePrompt(spec.endsAt, now);
-  return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT;
+  return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT; // resume and retry
 }
 
 /** Why a permission mode cannot work for this user, or undefined when it can. */

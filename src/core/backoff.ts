@@ -3,7 +3,7 @@ import type { Limits, RestartEntry } from './types.js';
 // Backoff between restarts, derived from restart.log each pass (the reconciler keeps no memory).
 
 /** Restarts that follow a session ending on its own (not the synthesis). */
-const COUNTED: readonly string[] = ['resume', 'continue'];
+const COUNTED: readonly string[] = ['resume', 'continue', 'retry'];
 
 /**
  * Consecutive unhealthy sessions, the one that just ended included: each restart.log line

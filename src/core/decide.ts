@@ -26,6 +26,10 @@ export function crashRestarts(restarts: readonly RestartEntry[]): number {
 
 /** Exploring may spend this share of the cap; the rest is kept for the report. */
 export const EXPLORE_SHARE = 0.9;
+/** Consecutive refused logins before a run fails. */
+export const AUTH_TRIES = 2;
+export const AUTH_FIX =
+  'for unattended runs put a long-lived token from `claude setup-token` in CLAUDE_CODE_OAUTH_TOKEN, or an ANTHROPIC_API_KEY, in the environment you launch from';
 /** Synthesis sessions a run may start before it ends without a report. */
 export const SYNTHESIS_TRIES = 3;
 /** Below this, a synthesis could not say anything useful. */
@@ -82,6 +86,14 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   if (session.mode === 'synthesis' && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
   // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
   if (obs.limit) return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
+  // Refused credentials have their own count: retried once (a token may have been refreshed), then the fix.
+  if (obs.authFailures >= AUTH_TRIES) {
+    const said = obs.result?.text ? oneLine(obs.result.text, 120) : how;
+    return { kind: 'finish', sentinel: 'FAILED', reason: `authentication failed ${obs.authFailures} times in a row (${said}); ${AUTH_FIX}`, stopAgent: false };
+  }
+  if (obs.authFailures > 0 && session.mode !== 'synthesis' && t < spec.endsAt.getTime()) {
+    return { kind: 'start', mode: 'retry', reason: `authentication failed (${obs.result?.text ? oneLine(obs.result.text, 120) : how}); trying once more`, exit: exitCode, uptime };
+  }
 
   // 4. The synthesis has ended without a report: tried again while its budget lasts.
   if (session.mode === 'synthesis') {

@@ -2,7 +2,7 @@ import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } fr
 
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly.
 
-const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'synthesis'];
+const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'synthesis'];
 
 /** One restart.log line: ISO time, mode, exit status, previous session's uptime, reason; tab-separated. */
 export function formatRestart(e: RestartEntry): string {

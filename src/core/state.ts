@@ -55,6 +55,7 @@ export function describeAction(action: Action, obs: Observation, maxRestarts: nu
       if (action.mode === 'initial') return `${verb('started', 'start')} the first session: ${action.reason}`;
       if (action.mode === 'synthesis') return `${verb('started', 'start')} the synthesis: ${action.reason}`;
       if (action.mode === 'continue') return `${verb('continued', 'continue')} the session: ${action.reason}`;
+      if (action.mode === 'retry') return `${verb('retried', 'retry')} the session: ${action.reason}`;
       return `${verb('resumed', 'resume')} (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
   }
 }

@@ -124,6 +124,21 @@ export function wrongConversations(sessions: readonly SessionLog[], sessionId: s
     .map((s) => ({ session: s.n as number, conversation: s.sessionId as string }));
 }
 
+const AUTH = /not logged in|invalid api key|oauth token has expired|failed to authenticate|authentication_error|authentication failed/i;
+
+/** A session that ended because its credentials were refused. */
+export function isAuthFailure(result: SessionResult | null): boolean {
+  if (!result?.isError) return false;
+  return result.apiErrorStatus === 401 || result.apiErrorStatus === 403 || AUTH.test(result.text);
+}
+
+/** Sessions in a row, the last included, that ended on an auth failure (none if the last did not). */
+export function authFailuresInARow(sessions: readonly SessionLog[]): number {
+  let n = 0;
+  for (let i = sessions.length - 1; i >= 0 && isAuthFailure((sessions[i] as SessionLog).result); i--) n++;
+  return n;
+}
+
 export interface Usage {
   costUsd: number;
   tokens: { input: number; output: number };

@@ -37,9 +37,10 @@ export interface RunSpec {
 
 /**
  * How a session came to be. `resume` follows a crash and is what the circuit breaker counts;
- * `continue` follows a clean exit with time left; `initial` and `synthesis` are not restarts.
+ * `continue` follows a clean exit with time left or a lifted usage limit; `retry` follows a
+ * refused login (counted on its own); `initial` and `synthesis` are not restarts.
  */
-export type SessionMode = 'initial' | 'resume' | 'continue' | 'synthesis';
+export type SessionMode = 'initial' | 'resume' | 'continue' | 'retry' | 'synthesis';
 
 /** The current session's record, written before the session is started. */
 export interface SessionRecord {
@@ -87,6 +88,8 @@ export interface Observation {
   hung: boolean;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
+  /** Sessions in a row, the current one last, that ended on refused credentials. */
+  authFailures: number;
   /** The usage limit the current session ended on, if any; read when the agent is not alive. */
   limit: Limit | null;
   /** The conversation the current session's init event named, if any; read when the agent is not alive. */

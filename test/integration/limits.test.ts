@@ -40,3 +40,21 @@ describe('usage limits', () => {
     expect(log.map((r) => r.mode)).toEqual(['resume']);
   });
 });
+
+describe('refused credentials', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('two in a row fail the run with the fix in the reason, using no crash restart', async () => {
+    sb.setBehaviour({ auth: true });
+    const { id } = await sb.launch('No key', ['--duration', '1h', '--max-restarts', '1']);
+    const failed = await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 15_000, what: 'FAILED' });
+    expect(failed).toMatch(/^authentication failed 2 times in a row \(Invalid API key · Fix external API key\); for unattended runs .*claude setup-token/);
+    expect(sb.calls()).toHaveLength(2);
+    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { restarts: number };
+    expect(row.restarts).toBe(0);
+  });
+});

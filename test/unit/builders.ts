@@ -36,6 +36,7 @@ export function obs(over: Partial<Observation> = {}): Observation {
     outputAt: null,
     staleSince: null,
     hung: false,
+    authFailures: 0,
     costUsd: 0,
     conversation: null,
     limit: null,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { crashRestarts, decide, describeExit } from '../../src/core/decide.js';
+import { AUTH_FIX, crashRestarts, decide, describeExit } from '../../src/core/decide.js';
 import type { Action, Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/types.js';
 import { ENDS, obs, spec, STARTED } from './builders.js';
 
@@ -247,5 +247,18 @@ describe('hangs (stale_after 30m, hang_grace 5m)', () => {
   test('a session stopped as hung is resumed as a crash, saying so', () => {
     const action = decide(spec(), obs({ exit: { code: 0, at: at('2026-11-22T02:35:01Z') }, hung: true }), at('2026-11-22T02:35:02Z'));
     expect(action).toMatchObject({ kind: 'start', mode: 'resume', reason: 'stopped as hung (exit 0)' });
+  });
+});
+
+describe('refused credentials (counted on their own)', () => {
+  const refused = { isError: true, subtype: 'success', text: 'Invalid API key · Fix external API key' };
+  test('the first is retried without using a crash restart', () => {
+    expect(decide(spec(), obs({ exit: exited(1), result: refused, authFailures: 1, restarts: restarts(...crashes(5)) }), BEFORE_END)).toMatchObject({ kind: 'start', mode: 'retry' });
+  });
+  test('the second in a row fails the run, naming the fix', () => {
+    const action = decide(spec(), obs({ exit: exited(1), result: refused, authFailures: 2 }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'finish', sentinel: 'FAILED' });
+    expect(action.reason).toBe(`authentication failed 2 times in a row (Invalid API key · Fix external API key); ${AUTH_FIX}`);
+    expect(action.reason).toMatch(/claude setup-token.*CLAUDE_CODE_OAUTH_TOKEN.*ANTHROPIC_API_KEY/);
   });
 });

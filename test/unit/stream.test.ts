@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parseStream, summarizeUsage, wrongConversations } from '../../src/core/stream.js';
+import { authFailuresInARow, parseStream, summarizeUsage, wrongConversations } from '../../src/core/stream.js';
 
 // Real events captured from Claude Code 2.1.x.
 const samples = JSON.parse(readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -103,4 +103,12 @@ test('wrongConversations: resumed sessions whose init names another conversation
   const init = (id: string) => JSON.stringify({ type: 'system', subtype: 'init', session_id: id, model: 'm' });
   const sessions = parseStream(log(marker(1, 'initial'), init('run'), marker(2, 'resume'), init('run'), marker(3, 'resume'), init('other'), marker(4, 'resume')));
   expect(wrongConversations(sessions, 'run')).toEqual([{ session: 3, conversation: 'other' }]);
+});
+
+test('authFailuresInARow counts refused logins at the end of the log, from real CLI output', () => {
+  const real = readFileSync(new URL('../fixtures/real-cli/auth-401.jsonl', import.meta.url), 'utf8');
+  const ok = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'fine' });
+  expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), real, marker(2, 'retry'), real)))).toBe(2);
+  expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), real, marker(2, 'resume'), ok)))).toBe(0);
+  expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), ok, marker(2, 'resume'), real)))).toBe(1);
 });

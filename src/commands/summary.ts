@@ -17,6 +17,21 @@ export interface StatusRow extends Omit<TableRow, keyof Usage>, Usage {
   startedAt: string | null;
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
+  /** The newest line of the run's events log: time, from-state, to-state, action, reason. */
+  lastTransition: Record<string, unknown> | null;
+}
+
+/** The last whole line of events.jsonl; a torn last line falls back to the one before. */
+export function lastTransition(paths: RunPaths): Record<string, unknown> | null {
+  const lines = (readText(paths.events) ?? '').split('\n').filter((l) => l.trim() !== '');
+  for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2); i--) {
+    try {
+      return JSON.parse(lines[i] as string) as Record<string, unknown>;
+    } catch {
+      // torn: try the one before
+    }
+  }
+  return null;
 }
 
 /** Files under findings/, at any depth, hidden ones aside. */
@@ -74,6 +89,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     findings: countFindings(paths.findings),
     questions: countQuestions(paths),
     lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
+    lastTransition: lastTransition(paths),
     ...waitingReason(spec, obs, now),
   };
 }
@@ -94,6 +110,7 @@ export function brokenRow(id: string, paths: RunPaths, state: RunState, problem:
     findings: countFindings(paths.findings),
     questions: countQuestions(paths),
     lastOutputAt: mtime(paths.outputLog)?.toISOString() ?? null,
+    lastTransition: null,
     reason: `${problem} (reconcile skips this run until it is fixed)`,
     problem,
   };

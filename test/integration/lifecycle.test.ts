@@ -110,8 +110,9 @@ describe('lifecycle', () => {
     // The wrappers' own passes after the interrupted agents must not bring anything back.
     await sb.quiesce();
     expect(sb.calls()).toHaveLength(2);
-    const st = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; reason: string }[];
+    const st = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; reason: string; lastTransition: Record<string, unknown> }[];
     expect(st.map((s) => [s.state, s.reason])).toEqual([['done', 'stopped by user'], ['done', 'stopped by user']]);
+    for (const s of st) expect(s.lastTransition).toMatchObject({ to: 'done', action: 'stop', reason: 'stopped by user' });
     const none = await sb.run(['stop', '--all']);
     expect(none.exitCode).toBe(0);
   });

@@ -41,6 +41,8 @@ export interface SessionStart {
   spentUsd?: number;
   /** How long the previous session ran, for restart.log (backoff is computed from it). */
   uptime?: number | null;
+  /** A fresh conversation (the new id is in `spec`), handed the previous session's last words. */
+  handover?: { lastResult: string | null };
 }
 
 /**
@@ -54,14 +56,14 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now));
+  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
   writeSession(s.paths, session);
   if (s.mode !== 'initial') appendRestart(s.paths, { at: s.now, mode: s.mode, exit: s.exit, uptime: s.uptime ?? null, reason: s.reason });
   // Segment marker: each session's part of output.log starts with one line saying which it is.
-  appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, at: s.now.toISOString() }));
+  appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, conversation: s.spec.sessionId, at: s.now.toISOString() }));
   const name = tmuxSessionName(s.spec.id);
   await tmux.killSession(name); // a finished wrapper's session may linger for a moment
-  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0)];
+  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined)];
   await tmux.newSession(name, s.paths.workspace, argv);
   return session;
 }

@@ -4,10 +4,11 @@ import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
 import { classifyLimit } from '../core/limits.js';
-import { authFailuresInARow, parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
+import { authFailuresInARow, failedResumesInARow, parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
+import { transcriptSize } from './transcript.js';
 import { loadYaml } from './yaml.js';
 import type { PaneInfo } from './tmux.js';
 
@@ -151,8 +152,8 @@ function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null
 }
 
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
-function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit' | 'authFailures'> {
-  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null, authFailures: 0 };
+function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit' | 'authFailures' | 'failedResumes'> {
+  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null, authFailures: 0, failedResumes: 0 };
   const logs = readSessionLogs(paths);
   const current = logs.findLast((l) => l.n === session.n);
   const r = current?.result ?? null;
@@ -165,11 +166,13 @@ function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: D
     conversation: current?.sessionId ?? null,
     limit,
     authFailures: current ? authFailuresInARow(logs) : 0,
+    failedResumes: current ? failedResumesInARow(logs) : 0,
   };
 }
 
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
-export async function observe(paths: RunPaths, id: string, panes: () => Promise<Map<string, PaneInfo>>): Promise<Observation> {
+export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promise<Map<string, PaneInfo>>, env: NodeJS.ProcessEnv): Promise<Observation> {
+  const id = spec.id;
   const session = readSession(paths);
   const agent = readAgent(paths, session);
   const agentAlive = agent ? await isAlive(agent.pid, agent.startTime) : false;
@@ -188,5 +191,6 @@ export async function observe(paths: RunPaths, id: string, panes: () => Promise<
     staleSince: session ? readStaleSince(paths, session.n) : null,
     hung: session ? exists(paths.hungFile(session.n)) : false,
     ...endedSession(paths, agentAlive ? null : session, exit?.at ?? new Date()),
+    transcriptBytes: agentAlive ? 0 : transcriptSize(paths, spec.sessionId, env),
   };
 }

@@ -74,6 +74,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
         healthyAfter: settings.healthyAfter,
         minUptime: settings.minUptime,
         limitMargin: settings.limitMargin,
+        maxTranscript: settings.maxTranscript,
       },
       maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },

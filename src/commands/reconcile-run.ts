@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { Settings } from '../core/config.js';
 import type { RunPaths } from '../core/paths.js';
@@ -7,6 +8,7 @@ import { armWakeTimer, removeTmuxSession, startSession, stopAgent } from '../ada
 import { writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, hasSentinel, markStale, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
+import { archiveTranscript } from '../adapters/transcript.js';
 import type { PaneInfo } from '../adapters/tmux.js';
 import { buildRow } from './summary.js';
 import type { Io } from './io.js';
@@ -30,7 +32,7 @@ export function panesOf(ctx: PassContext, tmuxBin: string): Promise<Map<string, 
 
 export async function observeRun(id: string, paths: RunPaths, ctx: PassContext): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
-  const obs = await observe(paths, id, () => panesOf(ctx, spec.paths.tmux));
+  const obs = await observe(paths, spec, () => panesOf(ctx, spec.paths.tmux), ctx.io.env);
   return { spec, obs };
 }
 
@@ -53,7 +55,7 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
-    const obs = await observe(paths, id, async () => new Map());
+    const obs = await observe(paths, spec, async () => new Map(), process.env);
     writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs, now)) + '\n');
   }
   return true;
@@ -71,6 +73,19 @@ async function pinModel(spec: RunSpec, paths: RunPaths, now: Date): Promise<RunS
   await writeSpec(paths, pinned);
   appendEvent(paths, now, { action: 'pin-model', model: used, was: spec.model });
   return pinned;
+}
+
+/**
+ * A new conversation for the run: the old transcript is archived (moved, never deleted), run.yaml
+ * records the new session id, and the new session is handed the last words of the old one.
+ */
+async function startAfresh(spec: RunSpec, paths: RunPaths, now: Date, env: NodeJS.ProcessEnv): Promise<{ spec: RunSpec; handover: { lastResult: string | null } }> {
+  const archived = archiveTranscript(paths, spec.sessionId, env);
+  const lastResult = readSessionLogs(paths).findLast((s) => s.result?.text)?.result?.text ?? null;
+  const fresh = { ...spec, sessionId: randomUUID() };
+  await writeSpec(paths, fresh);
+  appendEvent(paths, now, { action: 'fresh-session', previous: spec.sessionId, conversation: fresh.sessionId, archived });
+  return { spec: fresh, handover: { lastResult } };
 }
 
 /** Names that Claude Code resolves to whatever model is current. */
@@ -120,9 +135,11 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       if (obs.session && obs.session.mode !== 'initial' && obs.conversation && obs.conversation !== spec.sessionId) {
         appendEvent(paths, now, { action: 'wrong-conversation', session: obs.session.n, conversation: obs.conversation, expected: spec.sessionId });
       }
-      const pinned = await pinModel(spec, paths, now);
-      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime });
-      record({ session: session.n, mode: action.mode, exit: action.exit });
+      let pinned = await pinModel(spec, paths, now);
+      let handover: { lastResult: string | null } | undefined;
+      if (action.fresh) ({ spec: pinned, handover } = await startAfresh(pinned, paths, now, ctx.io.env));
+      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime, handover });
+      record({ session: session.n, mode: action.mode, exit: action.exit, ...(action.fresh ? { fresh: action.fresh, conversation: pinned.sessionId } : {}) });
       return true;
     }
   }

@@ -76,7 +76,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
   const wrong = wrongConversations(logs, spec.sessionId);
   return {
     ...summarizeUsage(logs),
-    ...(wrong.length > 0 ? { warnings: wrong.map((w) => `session ${w.session} ran conversation ${w.conversation} instead of resuming ${spec.sessionId}; later sessions resume ${spec.sessionId}`) } : {}),
+    ...(wrong.length > 0 ? { warnings: wrong.map((w) => `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; later sessions resume ${spec.sessionId}`) } : {}),
     id,
     task: spec.task,
     state: stateOf(obs),

@@ -93,6 +93,17 @@ export function continuePrompt(endsAt: Date, now: Date): string {
 `;
 }
 
+/** A fresh conversation carrying on the run: where the work so far is, and what was last said. */
+export function handoverPrompt(task: string, lastResult: string | null): string {
+  const last = lastResult ? `\nThe previous session's last words were:\n\n${lastResult}\n` : '';
+  return `You are continuing an unattended overnight run in a fresh session; the earlier conversation could not be resumed. Read CLAUDE.md (the task, the end time and the rules), then questions.md and every file in findings/: they hold the work so far. Do not redo what is there; carry on from it.
+${last}
+The task:
+
+${task}
+`;
+}
+
 export const SYNTHESIS_PROMPT = `Time is up. Stop exploring now. Write REPORT.md from the files in findings/ and from questions.md: what you found, how sure you are, what is left open, and which questions need the user first. Do not start new research.
 `;
 

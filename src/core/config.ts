@@ -21,10 +21,11 @@ export interface Settings {
   healthyAfter: number;
   minUptime: number;
   limitMargin: number;
+  maxTranscript: number;
   maxCost: number | null;
 }
 
-type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools' | 'money';
+type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools' | 'money' | 'size';
 
 interface KeySpec {
   field: keyof Settings;
@@ -48,6 +49,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   healthy_after: { field: 'healthyAfter', kind: 'duration', env: 'OVERNIGHT_HEALTHY_AFTER' },
   min_uptime: { field: 'minUptime', kind: 'duration', env: 'OVERNIGHT_MIN_UPTIME' },
   limit_margin: { field: 'limitMargin', kind: 'duration', env: 'OVERNIGHT_LIMIT_MARGIN' },
+  max_transcript: { field: 'maxTranscript', kind: 'size', env: 'OVERNIGHT_MAX_TRANSCRIPT' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
 };
 
@@ -68,6 +70,7 @@ export function defaultSettings(home: string): Settings {
     healthyAfter: 10 * 60,
     minUptime: 60,
     limitMargin: 5 * 60,
+    maxTranscript: 256 * 1024 * 1024,
     maxCost: null,
   };
 }
@@ -95,6 +98,7 @@ const ACCEPTS: Record<Kind, string> = {
   'permission-mode': `expected one of ${PERMISSION_MODES.join(', ')}`,
   tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
+  size: 'expected a size such as 256MB, 1GB or 500KB',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -120,6 +124,12 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return typeof text === 'string' && /^\d+$/.test(text.trim()) ? { ok: true, value: Number(text) } : { ok: false };
     case 'permission-mode':
       return (PERMISSION_MODES as readonly unknown[]).includes(text) ? { ok: true, value: text } : { ok: false };
+    case 'size': {
+      const m = typeof text === 'string' ? /^(\d+(?:\.\d+)?)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim()) : null;
+      if (!m) return { ok: false };
+      const unit = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? 'b')[0]?.toLowerCase() as 'b' | 'k' | 'm' | 'g'];
+      return { ok: true, value: Math.round(Number(m[1]) * unit) };
+    }
     case 'money': {
       const amount = typeof text === 'string' && /^\$?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim().replace('$', '')) : NaN;
       return amount > 0 ? { ok: true, value: amount } : { ok: false };

@@ -44,7 +44,33 @@ export function sessionBudget(spec: RunSpec, mode: string, spentUsd: number): nu
   return Math.max(0, Math.floor((limit - spentUsd) * 10000) / 10000);
 }
 
+/** Resumes in a row that failed without any output before the run starts a fresh session. */
+export const FAILED_RESUMES = 3;
+
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
+  return escalate(spec, obs, decideSession(spec, obs, now));
+}
+
+/**
+ * A session that would resume the conversation starts a fresh one instead when resuming cannot
+ * work: no transcript (resume would silently start an empty conversation), a transcript too large
+ * to load, or resumes that keep failing without output.
+ */
+function escalate(spec: RunSpec, obs: Observation, action: Action): Action {
+  if (action.kind !== 'start' || action.mode === 'initial') return action;
+  const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+  const why =
+    obs.transcriptBytes === null
+      ? 'the transcript is missing'
+      : obs.transcriptBytes > spec.limits.maxTranscript
+        ? `the transcript is ${mb(obs.transcriptBytes)}, over max_transcript (${mb(spec.limits.maxTranscript)})`
+        : obs.failedResumes >= FAILED_RESUMES
+          ? `${obs.failedResumes} resumes in a row failed without output`
+          : null;
+  return why ? { ...action, fresh: why, reason: `${action.reason}; starting a fresh session: ${why}` } : action;
+}
+
+function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const t = now.getTime();
   const ended = t >= spec.endsAt.getTime();
 

@@ -27,6 +27,8 @@ export interface SessionLog {
   /** From overnight's own marker line; null for output written before any marker. */
   n: number | null;
   mode: string | null;
+  /** The conversation overnight started or resumed (from its marker), when recorded. */
+  expected: string | null;
   sessionId: string | null;
   model: string | null;
   result: SessionResult | null;
@@ -39,8 +41,8 @@ export interface SessionLog {
 
 const KEEP_OTHER = 5;
 
-function emptySession(n: number | null, mode: string | null): SessionLog {
-  return { n, mode, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, otherLines: [] };
+function emptySession(n: number | null, mode: string | null, expected: string | null = null): SessionLog {
+  return { n, mode, expected, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, otherLines: [] };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -96,7 +98,7 @@ export function parseStream(text: string): SessionLog[] {
       continue; // a torn line
     }
     if (e.type === 'overnight_session') {
-      sessions.push((current = emptySession(num(e.session), str(e.mode))));
+      sessions.push((current = emptySession(num(e.session), str(e.mode), str(e.conversation))));
     } else if (e.type === 'system' && e.subtype === 'init') {
       const s = session();
       s.sessionId = str(e.session_id);
@@ -117,11 +119,14 @@ export function parseStream(text: string): SessionLog[] {
   return sessions;
 }
 
-/** Sessions after the first whose init names another conversation than the run's: a resume that silently started anew. */
-export function wrongConversations(sessions: readonly SessionLog[], sessionId: string): { session: number; conversation: string }[] {
+/**
+ * Sessions whose init names another conversation than the one overnight started or resumed
+ * (the run's `sessionId` where the marker does not say): a resume that silently started anew.
+ */
+export function wrongConversations(sessions: readonly SessionLog[], sessionId: string): { session: number; conversation: string; expected: string }[] {
   return sessions
-    .filter((s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== sessionId)
-    .map((s) => ({ session: s.n as number, conversation: s.sessionId as string }));
+    .filter((s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== (s.expected ?? sessionId))
+    .map((s) => ({ session: s.n as number, conversation: s.sessionId as string, expected: s.expected ?? sessionId }));
 }
 
 const AUTH = /not logged in|invalid api key|oauth token has expired|failed to authenticate|authentication_error|authentication failed/i;
@@ -136,6 +141,17 @@ export function isAuthFailure(result: SessionResult | null): boolean {
 export function authFailuresInARow(sessions: readonly SessionLog[]): number {
   let n = 0;
   for (let i = sessions.length - 1; i >= 0 && isAuthFailure((sessions[i] as SessionLog).result); i--) n++;
+  return n;
+}
+
+/** Resumed sessions at the end of the log that did no work (no tool call, no successful result). */
+export function failedResumesInARow(sessions: readonly SessionLog[]): number {
+  let n = 0;
+  for (let i = sessions.length - 1; i >= 0; i--) {
+    const s = sessions[i] as SessionLog;
+    if (s.mode === 'initial' || s.toolCalls > 0 || (s.result && !s.result.isError)) break;
+    n++;
+  }
   return n;
 }
 

@@ -16,6 +16,8 @@ export interface Limits {
   minUptime: number;
   /** Added to a usage limit's stated reset time, which lags reality. */
   limitMargin: number;
+  /** Bytes: a larger transcript is archived and the run goes on in a fresh session. */
+  maxTranscript: number;
 }
 
 /** run.yaml: what launch decided, written by the supervisor alone. */
@@ -88,6 +90,10 @@ export interface Observation {
   hung: boolean;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
   costUsd: number;
+  /** Size of the run conversation's transcript; null when there is none. Read when the agent is not alive. */
+  transcriptBytes: number | null;
+  /** Resumed sessions in a row, the current one last, that ended without any work or success. */
+  failedResumes: number;
   /** Sessions in a row, the current one last, that ended on refused credentials. */
   authFailures: number;
   /** The usage limit the current session ended on, if any; read when the agent is not alive. */
@@ -101,7 +107,7 @@ export interface Observation {
 export type Action =
   | { kind: 'none'; reason: string }
   | { kind: 'cleanup'; reason: string }
-  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null; uptime?: number | null }
+  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null; uptime?: number | null; fresh?: string }
   | { kind: 'wait'; until: Date; reason: string }
   | { kind: 'interrupt'; reason: string; hung?: boolean }
   | { kind: 'watch'; reason: string }

@@ -39,6 +39,7 @@ describe('defaults', () => {
       healthyAfter: 600,
       minUptime: 60,
       limitMargin: 300,
+      maxTranscript: 256 * 1024 * 1024,
     });
   });
 
@@ -206,4 +207,16 @@ describe('problems', () => {
     const { problems } = resolve({ file: fromYaml('duration: x\nbackoff: y\nnope: 1\n'), env: { OVERNIGHT_MODEL: 'a b' } });
     expect(problems.map((p) => p.key)).toEqual(['duration', 'backoff', 'nope', 'model']);
   });
+});
+
+test.each<[string, number | undefined]>([
+  ['256MB', 256 * 1024 ** 2],
+  ['1GB', 1024 ** 3],
+  ['500k', 500 * 1024],
+  ['1000', 1000],
+  ['lots', undefined],
+])('max_transcript %s', (text, bytes) => {
+  const { settings, problems } = resolve({ env: { OVERNIGHT_MAX_TRANSCRIPT: text } });
+  if (bytes === undefined) expect(problems[0]?.message).toMatch(/expected a size such as 256MB/);
+  else expect(settings.maxTranscript).toBe(bytes);
 });

@@ -262,3 +262,21 @@ describe('refused credentials (counted on their own)', () => {
     expect(action.reason).toMatch(/claude setup-token.*CLAUDE_CODE_OAUTH_TOKEN.*ANTHROPIC_API_KEY/);
   });
 });
+
+describe('escalation to a fresh session', () => {
+  test.each<[string, Partial<Observation>, string | undefined]>([
+    ['a transcript to resume: resumed', {}, undefined],
+    ['no transcript: never resumed (that would start an empty conversation)', { transcriptBytes: null }, 'the transcript is missing'],
+    ['a transcript over max_transcript', { transcriptBytes: 300 * 1024 * 1024 }, 'the transcript is 300 MB, over max_transcript (256 MB)'],
+    ['three failed resumes in a row without output', { failedResumes: 3 }, '3 resumes in a row failed without output'],
+  ])('%s', (_name, over, fresh) => {
+    const action = decide(spec(), obs({ exit: exited(1), ...over }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'resume' });
+    expect((action as { fresh?: string }).fresh).toBe(fresh);
+    if (fresh) expect(action.reason).toBe(`agent ended (exit 1); starting a fresh session: ${fresh}`);
+  });
+
+  test('the synthesis, too, starts fresh when the transcript is gone', () => {
+    expect(decide(spec(), obs({ exit: exited(0), transcriptBytes: null }), AFTER_END)).toMatchObject({ kind: 'start', mode: 'synthesis', fresh: 'the transcript is missing' });
+  });
+});

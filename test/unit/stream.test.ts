@@ -102,7 +102,14 @@ describe('real CLI output (2.1.329), whose result lines do not start with "type"
 test('wrongConversations: resumed sessions whose init names another conversation', () => {
   const init = (id: string) => JSON.stringify({ type: 'system', subtype: 'init', session_id: id, model: 'm' });
   const sessions = parseStream(log(marker(1, 'initial'), init('run'), marker(2, 'resume'), init('run'), marker(3, 'resume'), init('other'), marker(4, 'resume')));
-  expect(wrongConversations(sessions, 'run')).toEqual([{ session: 3, conversation: 'other' }]);
+  expect(wrongConversations(sessions, 'run')).toEqual([{ session: 3, conversation: 'other', expected: 'run' }]);
+});
+
+test('wrongConversations compares each session with the conversation its marker names (a fresh session is no mismatch)', () => {
+  const init = (id: string) => JSON.stringify({ type: 'system', subtype: 'init', session_id: id, model: 'm' });
+  const mark = (n: number, conversation: string) => JSON.stringify({ type: 'overnight_session', session: n, mode: 'resume', conversation });
+  const sessions = parseStream(log(mark(1, 'a'), init('a'), mark(2, 'b'), init('b'), mark(3, 'b'), init('c')));
+  expect(wrongConversations(sessions, 'b')).toEqual([{ session: 3, conversation: 'c', expected: 'b' }]);
 });
 
 test('authFailuresInARow counts refused logins at the end of the log, from real CLI output', () => {

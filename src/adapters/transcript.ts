@@ -1,0 +1,64 @@
+import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { RunPaths } from '../core/paths.js';
+import { readText } from './files.js';
+
+// Where Claude Code keeps a session's transcript, and its archive when overnight starts afresh.
+
+/** Java's String.hashCode, as Claude Code uses for project directories of long paths. */
+function javaHash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(31, h) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** `<config>/projects/<enc>/`: enc is the real cwd with every character outside [A-Za-z0-9] as `-`. */
+export function projectDir(configDir: string, cwd: string): string {
+  let real = cwd;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    // not there (yet): the path as given
+  }
+  let enc = real.replace(/[^A-Za-z0-9]/g, '-');
+  if (enc.length > 200) enc = `${enc.slice(0, 200)}-${Math.abs(javaHash(real)).toString(36)}`;
+  return join(configDir, 'projects', enc);
+}
+
+/** The agent's CLAUDE_CONFIG_DIR (or ~/.claude), from the environment captured at launch. */
+export function agentConfigDir(paths: RunPaths, env: NodeJS.ProcessEnv): string {
+  const captured = new Map<string, string>();
+  for (const line of (readText(paths.agentEnv) ?? '').split('\n')) {
+    const i = line.indexOf('=');
+    if (i > 0) captured.set(line.slice(0, i), line.slice(i + 1));
+  }
+  const get = (name: string) => captured.get(name) ?? env[name];
+  return get('CLAUDE_CONFIG_DIR') || join(get('HOME') || homedir(), '.claude');
+}
+
+export function transcriptFile(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string {
+  return join(projectDir(agentConfigDir(paths, env), paths.workspace), `${sessionId}.jsonl`);
+}
+
+/** Size in bytes of a session's transcript, or null when there is none. */
+export function transcriptSize(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): number | null {
+  try {
+    return statSync(transcriptFile(paths, sessionId, env)).size;
+  } catch {
+    return null;
+  }
+}
+
+/** Moves the transcript into the run's archive (never deleted); returns where it went, if anywhere. */
+export function archiveTranscript(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string | null {
+  const from = transcriptFile(paths, sessionId, env);
+  const to = join(paths.state, 'transcripts', `${sessionId}.jsonl`);
+  try {
+    mkdirSync(join(paths.state, 'transcripts'), { recursive: true, mode: 0o700 });
+    renameSync(from, to);
+    return to;
+  } catch {
+    return null; // missing, or on another filesystem: left where it is
+  }
+}

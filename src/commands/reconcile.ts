@@ -1,14 +1,13 @@
 import { rmSync } from 'node:fs';
 import { decide } from '../core/decide.js';
-import { rootPaths } from '../core/paths.js';
+import { finishedFiles, rootPaths, runPaths } from '../core/paths.js';
 import { describeAction, stateAfter, stateOf } from '../core/state.js';
 import type { Action } from '../core/types.js';
 import { settingsWithWarnings } from './settings.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
-import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { listRunIds } from '../adapters/store.js';
 import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
-import { runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
 
 export interface ReconcileOptions {
@@ -91,10 +90,11 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
 
 /** One run: observe, decide, act. Undefined when there is nothing worth a line. */
 async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
+  // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
+  const f = finishedFiles(ctx.root, id);
+  if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
   const paths = runPaths(ctx.root, id);
   try {
-    // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
-    if (exists(paths.final) && hasSentinel(paths)) return undefined;
     if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);

@@ -35,12 +35,22 @@ export interface RunPaths {
   exitFile: (n: number) => string;
 }
 
+/**
+ * The three files that say a run is over and verified free of agents, without building the rest:
+ * a pass over a thousand finished runs checks only these.
+ */
+export function finishedFiles(runsRoot: string, id: string): { final: string; done: string; failed: string } {
+  const workspace = `${runsRoot}/${id}`;
+  return { final: `${workspace}/.overnight/final.json`, done: `${workspace}/DONE`, failed: `${workspace}/FAILED` };
+}
+
 export function runPaths(runsRoot: string, id: string): RunPaths {
   const workspace = join(runsRoot, id);
   const state = `${workspace}/.overnight`;
   // Plain concatenation after one join: a pass builds these for every one of a thousand runs.
   const w = (name: string) => `${workspace}/${name}`;
   const st = (name: string) => `${state}/${name}`;
+  const finished = finishedFiles(runsRoot, id);
   return {
     workspace,
     claudeMd: w('CLAUDE.md'),
@@ -50,8 +60,8 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     runYaml: w('run.yaml'),
     restartLog: w('restart.log'),
     outputLog: w('output.log'),
-    done: w('DONE'),
-    failed: w('FAILED'),
+    done: finished.done,
+    failed: finished.failed,
     pause: w('PAUSE'),
     state,
     session: st('session.json'),
@@ -62,7 +72,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     wake: st('wake-at'),
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
-    final: st('final.json'),
+    final: finished.final,
     pidFile: (n) => st(`agent-${n}.pid`),
     exitFile: (n) => st(`agent-${n}.exit`),
   };

@@ -25,6 +25,9 @@ interface Outcome {
   message: string;
 }
 
+/** How long a pass waits for an exit record that may be on its way. */
+const EXIT_RACE_MS = 2_000;
+
 /** Passes requested while one runs are folded into it; this bounds the loop. */
 const MAX_ROUNDS = 5;
 
@@ -96,10 +99,19 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
   const paths = runPaths(ctx.root, id);
   try {
     if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
+    let rechecked = false;
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);
       const now = ctx.io.now();
       const action = decide(spec, obs, now);
+      // The exit race: the agent is gone but its exit status not recorded yet. Look again once,
+      // after a short grace, before calling it a crash.
+      if (!rechecked && !opts.dryRun && action.kind === 'start' && obs.session && !obs.exit && !obs.agentAlive) {
+        rechecked = true;
+        step--;
+        await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+        continue;
+      }
       const message = describeAction(action, obs, spec.limits.maxRestarts, opts.dryRun);
       const state = stateAfter(action, stateOf(obs));
       const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };

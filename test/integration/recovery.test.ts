@@ -1,4 +1,5 @@
-import { existsSync, rmSync, utimesSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RESUME_PROMPT } from '../../src/core/briefing.js';
@@ -134,3 +135,47 @@ describe('recovery', () => {
     expect(sb.calls()).toHaveLength(2);
   });
 });
+
+describe('process identity', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('a recorded pid now used by an unrelated process is a dead agent: the run is resumed', async () => {
+    sb.setBehaviour([{ work: 30 }, { work: 60 }]);
+    const { id } = await sb.launch('Recycle my pid', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    const pidFile = sb.state(id, 'agent-1.pid');
+    const [, startTime] = (sb.read(pidFile) ?? '').trim().split(' ');
+    // Kill the wrapper first (no exit record, no triggered pass), then the agent.
+    process.kill(await sb.wrapperPid(id), 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !alive(pid), { what: 'the agent gone' });
+    // An unrelated live process now holds the pid the file names (with the agent's start time).
+    const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
+    writeFileSync(pidFile, `${stranger.pid} ${startTime}\n`);
+    try {
+      const pass = await sb.run(['reconcile']);
+      expect(pass.stdout).toMatch(/resumed \(restart 1\/5\): agent ended \(no exit status recorded\)/);
+      expect(alive(stranger.pid as number)).toBe(true);
+    } finally {
+      stranger.kill();
+    }
+  });
+
+  it('the exit race: an exit record that lands just after the pass looks is still used, not "no exit status"', async () => {
+    sb.setBehaviour([{ work: 30 }, { work: 60 }]);
+    const { id } = await sb.launch('Race the record', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    process.kill(await sb.wrapperPid(id), 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !alive(pid), { what: 'the agent gone' });
+    const pass = sb.run(['reconcile']);
+    await new Promise((r) => setTimeout(r, 500));
+    writeFileSync(sb.state(id, 'agent-1.exit'), `3 1 ${Math.floor(Date.now() / 1000)}\n`);
+    expect((await pass).stdout).toMatch(/resumed \(restart 1\/5\): agent ended \(exit 3\)/);
+  });
+});
+

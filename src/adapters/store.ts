@@ -162,7 +162,7 @@ function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: D
   const limit = current ? classifyLimit(said, current.rateLimit, endedAt, -endedAt.getTimezoneOffset()) : null;
   return {
     costUsd: summarizeUsage(logs).costUsd,
-    result: r && { isError: r.isError, subtype: r.subtype, text: r.text },
+    result: r && { isError: r.isError, subtype: r.subtype, text: r.text, apiErrorStatus: r.apiErrorStatus },
     conversation: current?.sessionId ?? null,
     limit,
     authFailures: current ? authFailuresInARow(logs) : 0,

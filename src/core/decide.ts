@@ -1,5 +1,6 @@
 import { format } from 'date-fns/format';
 import { restartDelay } from './backoff.js';
+import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
 import { formatDuration } from './duration.js';
 import { oneLine } from './text.js';
 import type { Limit } from './limits.js';
@@ -143,7 +144,8 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode, uptime };
 
   // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
-  const clean = exitCode === 0 && obs.result !== null && !obs.result.isError;
+  const endClass = classifyEnd({ exitCode, result: obs.result, limited: false, auth: false, reportExists: obs.reportExists, stoppedByUs: obs.hung });
+  const clean = NORMAL_ENDS.includes(endClass);
   if (!clean) {
     const used = crashRestarts(obs.restarts);
     if (used >= spec.limits.maxRestarts) {
@@ -157,8 +159,9 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
   // The agent's own error text says more than an exit status to the person reading it.
   const said = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 120)}` : '';
-  const ending = obs.hung ? `stopped as hung (${how})` : `agent ended (${how})${said}`;
-  const why = clean ? `clean exit after ${formatDuration(uptime)}, time left` : ending;
+  const ending = obs.hung ? `stopped as hung (${how})` : `${endLabel(endClass)} (${how})${said}`;
+  const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
+  const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
   if (t < retryAt.getTime()) {
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };

@@ -101,7 +101,7 @@ export interface Observation {
   /** The conversation the current session's init event named, if any; read when the agent is not alive. */
   conversation: string | null;
   /** The current session's result event, if it wrote one; read when the agent is not alive. */
-  result: { isError: boolean; subtype: string; text: string } | null;
+  result: { isError: boolean; subtype: string; text: string; apiErrorStatus?: number | null } | null;
 }
 
 export type Action =

@@ -76,7 +76,7 @@ const cases: Case[] = [
   // 6. crash → resume or circuit breaker
   { name: 'first crash', obs: { exit: exited(1) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 1 }, reason: 'agent ended (exit 1)' },
   { name: 'exit 0 without a report before the end', obs: { exit: exited(0) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 0 } },
-  { name: 'killed by SIGKILL', obs: { exit: exited(137) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 137 }, reason: 'agent ended (killed by SIGKILL (exit 137))' },
+  { name: 'killed by SIGKILL', obs: { exit: exited(137) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 137 }, reason: 'killed by SIGKILL without overnight asking (out of memory?) (killed by SIGKILL (exit 137))' },
   { name: 'gone with no exit record', obs: {}, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: null }, reason: /no exit status recorded/ },
   { name: '4 of 5 restarts used', obs: { exit: exited(1), restarts: restarts(...crashes(4)) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 1 } },
   { name: '5 of 5 restarts used', obs: { exit: exited(1), restarts: restarts(...crashes(5)) }, now: BEFORE_END, want: { kind: 'finish', sentinel: 'FAILED', stopAgent: false }, reason: 'circuit breaker: 5 restarts, last exit 1' },
@@ -278,5 +278,20 @@ describe('escalation to a fresh session', () => {
 
   test('the synthesis, too, starts fresh when the transcript is gone', () => {
     expect(decide(spec(), obs({ exit: exited(0), transcriptBytes: null }), AFTER_END)).toMatchObject({ kind: 'start', mode: 'synthesis', fresh: 'the transcript is missing' });
+  });
+});
+
+describe('named ends', () => {
+  test('max turns is a normal stop: continued, not counted', () => {
+    const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'error_max_turns', text: '' }, restarts: restarts(...crashes(5)) }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'continue' });
+    expect(action.reason).toMatch(/^max-turns after 3h44m, time left$/);
+  });
+  test('overloaded is a crash that says so', () => {
+    const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'success', text: 'API Error: 529 Overloaded', apiErrorStatus: 529 } }), BEFORE_END);
+    expect(action).toMatchObject({ kind: 'start', mode: 'resume', reason: 'the API was overloaded (exit 1): API Error: 529 Overloaded' });
+  });
+  test('exit 0 without a result is an interrupted session, resumed as a crash', () => {
+    expect(decide(spec(), obs({ exit: exited(0) }), BEFORE_END)).toMatchObject({ kind: 'start', mode: 'resume', reason: 'interrupted (no result) (exit 0)' });
   });
 });

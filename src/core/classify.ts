@@ -1,0 +1,53 @@
+// How an ended session ended, from its exit status and what it said. Pure.
+
+export type EndClass =
+  | 'finished'
+  | 'clean-exit'
+  | 'interrupted'
+  | 'usage-limit'
+  | 'auth'
+  | 'overloaded'
+  | 'out-of-memory'
+  | 'max-turns'
+  | 'max-budget'
+  | 'crash';
+
+export interface EndFacts {
+  exitCode: number | null;
+  result: { isError: boolean; subtype: string; text: string; apiErrorStatus?: number | null } | null;
+  limited: boolean;
+  auth: boolean;
+  reportExists: boolean;
+  /** overnight itself stopped the agent (a hang, the end time), so a SIGKILL is no mystery. */
+  stoppedByUs: boolean;
+}
+
+export function classifyEnd(f: EndFacts): EndClass {
+  const r = f.result;
+  if (f.limited) return 'usage-limit';
+  if (f.auth) return 'auth';
+  if (r?.subtype === 'error_max_turns') return 'max-turns';
+  if (r?.subtype === 'error_max_budget_usd') return 'max-budget';
+  if (r?.isError && (r.apiErrorStatus === 529 || /overloaded/i.test(r.text))) return 'overloaded';
+  if (f.exitCode === 137 && !f.stoppedByUs) return 'out-of-memory';
+  if (f.exitCode === 0 && r && !r.isError) return f.reportExists ? 'finished' : 'clean-exit';
+  if (f.exitCode === 0 && !r) return 'interrupted';
+  return 'crash';
+}
+
+/** Ends that are no failure: the session stopped where it was told to, and the run goes on. */
+export const NORMAL_ENDS: readonly EndClass[] = ['finished', 'clean-exit', 'max-turns', 'max-budget'];
+
+/** How a crash-like end is named in reasons; plain crashes say "agent ended". */
+export function endLabel(c: EndClass): string {
+  switch (c) {
+    case 'overloaded':
+      return 'the API was overloaded';
+    case 'out-of-memory':
+      return 'killed by SIGKILL without overnight asking (out of memory?)';
+    case 'interrupted':
+      return 'interrupted (no result)';
+    default:
+      return 'agent ended';
+  }
+}

@@ -1,8 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isRunId, tmuxSessionName } from '../core/naming.js';
 import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
+import { waitingPrompt } from '../core/classify.js';
 import { classifyLimit } from '../core/limits.js';
 import { authFailuresInARow, failedResumesInARow, parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
 import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
@@ -133,6 +134,28 @@ export function readSessionLogs(paths: RunPaths): SessionLog[] {
   return parseStream(readText(paths.outputLog) ?? '');
 }
 
+/** Output quiet this long (or stale_after, if shorter) is looked at for a prompt. */
+const PROMPT_QUIET_S = 10;
+
+/** The last few KB of a quiet agent's output, when they end with a question; busy agents cost nothing. */
+function promptAtTheEnd(paths: RunPaths, spec: RunSpec): string | null {
+  const at = mtime(paths.outputLog);
+  if (!at || Date.now() - at.getTime() < Math.min(PROMPT_QUIET_S, spec.limits.staleAfter) * 1000) return null;
+  try {
+    const fd = openSync(paths.outputLog, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(4096, size));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return waitingPrompt(buf.toString('utf8'));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** The hang timer of session `n`, if a pass has seen it silent. */
 function readStaleSince(paths: RunPaths, n: number): Date | null {
   const m = /^(\d+) (\S+)/.exec(readText(paths.staleSince) ?? '');
@@ -189,6 +212,7 @@ export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promi
     reportExists: exists(paths.report),
     outputAt: mtime(paths.outputLog),
     staleSince: session ? readStaleSince(paths, session.n) : null,
+    promptSeen: agentAlive ? promptAtTheEnd(paths, spec) : null,
     hung: session ? exists(paths.hungFile(session.n)) : false,
     ...endedSession(paths, agentAlive ? null : session, exit?.at ?? new Date()),
     transcriptBytes: agentAlive ? 0 : transcriptSize(paths, spec.sessionId, env),

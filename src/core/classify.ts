@@ -51,3 +51,26 @@ export function endLabel(c: EndClass): string {
       return 'agent ended';
   }
 }
+
+/** Questions that nobody will answer at night: the CLI waiting on a person, not working. */
+const PROMPTS = [
+  /do you trust the files/i,
+  /trust this folder/i,
+  /press enter to continue/i,
+  /\((?:y\/n|yes\/no)\)\s*[:?]?\s*$/i,
+  /\[y\/n\]\s*[:?]?\s*$/i,
+  /(?:enter|paste) your (?:anthropic )?api key/i,
+  /do you want to use this api key/i,
+  /select (?:an option|a login method|login method)/i,
+  /^\s*❯\s*1\./,
+];
+
+/** The prompt a silent agent's output ends with, if it is one; stream-json lines are never prompts. */
+export function waitingPrompt(tail: string): string | null {
+  const lines = tail.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  for (const line of lines.slice(-3).reverse()) {
+    if (line.startsWith('{')) return null;
+    if (PROMPTS.some((p) => p.test(line))) return line.trim().slice(0, 200);
+  }
+  return null;
+}

@@ -98,6 +98,7 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
       }
       return { kind: 'none', reason: 'writing the report' };
     }
+    if (obs.promptSeen) return { kind: 'finish', sentinel: 'FAILED', reason: `the agent is waiting for input nobody will give: "${obs.promptSeen}"`, stopAgent: true };
     if (ended) return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
     return watchForHang(spec, obs, now) ?? { kind: 'none', reason: 'agent running' };
   }

@@ -86,6 +86,8 @@ export interface Observation {
   outputAt: Date | null;
   /** When the current session's silence was first seen by a pass (the hang timer, kept on disk). */
   staleSince: Date | null;
+  /** A question the live agent's output ends with that nobody will answer, if any. */
+  promptSeen: string | null;
   /** The current session was stopped as hung. */
   hung: boolean;
   /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */

@@ -29,3 +29,26 @@ describe('hangs', () => {
     expect(events).toMatch(/"reason":"hung: no output for \d+s"/);
   });
 });
+
+describe('waiting for input', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('an agent asking a question nobody will answer fails the run at once, with the question', async () => {
+    sb.setBehaviour({ prompt: 'Do you trust the files in this folder? (y/n)' });
+    const { id } = await sb.launch('Ask me', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1h' });
+    const pid = await sb.agentPid(id);
+    const failed = await waitFor(
+      async () => {
+        await sb.run(['reconcile']);
+        return sb.read(sb.ws(id, 'FAILED'));
+      },
+      { timeout: 15_000, interval: 300, what: 'FAILED' },
+    );
+    expect(failed).toBe('the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n');
+    await waitFor(() => !alive(pid), { what: 'the agent stopped' });
+  });
+});

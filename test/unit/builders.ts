@@ -36,6 +36,7 @@ export function obs(over: Partial<Observation> = {}): Observation {
     outputAt: null,
     staleSince: null,
     hung: false,
+    promptSeen: null,
     authFailures: 0,
     transcriptBytes: 1000,
     failedResumes: 0,

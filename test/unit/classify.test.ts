@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { classifyEnd, type EndClass, type EndFacts } from '../../src/core/classify.js';
+import { classifyEnd, waitingPrompt, type EndClass, type EndFacts } from '../../src/core/classify.js';
 
 const ok = { isError: false, subtype: 'success', text: 'done' };
 const err = (text: string, extra: Partial<NonNullable<EndFacts['result']>> = {}) => ({ isError: true, subtype: 'success', text, ...extra });
@@ -21,4 +21,17 @@ test.each<[string, Partial<EndFacts>, EndClass]>([
   ['no exit record at all', { exitCode: null }, 'crash'],
 ])('%s → %s', (_name, over, want) => {
   expect(classifyEnd(facts(over))).toBe(want);
+});
+
+test.each<[string, string | null]>([
+  ['Do you trust the files in this folder?\n❯ 1. Yes, proceed\n  2. No, exit\n', '❯ 1. Yes, proceed'],
+  ['Press Enter to continue…\n', 'Press Enter to continue…'],
+  ['Do you want to use this API key? (y/n)\n', 'Do you want to use this API key? (y/n)'],
+  ['Overwrite the file? [Y/n] ', 'Overwrite the file? [Y/n]'],
+  ['{"type":"assistant","message":{"content":[{"type":"text","text":"Press Enter to continue"}]}}\n', null],
+  ['The paper asks (y/n) questions of its readers and moves on.\n', null],
+  ['Error: boom\n    at x (y.js:1:1)\n', null],
+  ['', null],
+])('waitingPrompt %j', (tail, prompt) => {
+  expect(waitingPrompt(tail)).toBe(prompt);
 });

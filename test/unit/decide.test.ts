@@ -295,3 +295,8 @@ describe('named ends', () => {
     expect(decide(spec(), obs({ exit: exited(0) }), BEFORE_END)).toMatchObject({ kind: 'start', mode: 'resume', reason: 'interrupted (no result) (exit 0)' });
   });
 });
+
+test('an agent waiting for input nobody will give fails the run at once, stopping it', () => {
+  const action = decide(spec(), obs({ agentAlive: true, wrapperAlive: true, outputAt: BEFORE_END, promptSeen: 'Do you trust the files in this folder?' }), BEFORE_END);
+  expect(action).toEqual({ kind: 'finish', sentinel: 'FAILED', stopAgent: true, reason: 'the agent is waiting for input nobody will give: "Do you trust the files in this folder?"' });
+});

@@ -129,7 +129,12 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
     const budgetLeft = t < spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
     const moneyLeft = spec.maxCost === null || obs.costUsd < spec.maxCost;
     if (budgetLeft && moneyLeft && tries < SYNTHESIS_TRIES) {
-      return { kind: 'start', mode: 'synthesis', reason: `the synthesis ended without REPORT.md (${how}); trying again (${tries + 1}/${SYNTHESIS_TRIES})`, exit: exitCode };
+      const why = `the synthesis ended without REPORT.md (${how})`;
+      // Backoff between tries too: the first at once, then backoff, doubling.
+      const delay = tries <= 1 ? 0 : Math.min(spec.limits.backoff * 2 ** (tries - 2), spec.limits.backoffMax);
+      const retryAt = new Date(endedAt.getTime() + delay * 1000);
+      if (t < retryAt.getTime()) return { kind: 'wait', until: retryAt, reason: `${why}; next try at ${format(retryAt, 'HH:mm:ss')}` };
+      return { kind: 'start', mode: 'synthesis', reason: `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`, exit: exitCode, uptime };
     }
     return { kind: 'finish', sentinel: 'DONE', reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`, stopAgent: false };
   }

@@ -300,3 +300,9 @@ test('an agent waiting for input nobody will give fails the run at once, stoppin
   const action = decide(spec(), obs({ agentAlive: true, wrapperAlive: true, outputAt: BEFORE_END, promptSeen: 'Do you trust the files in this folder?' }), BEFORE_END);
   expect(action).toEqual({ kind: 'finish', sentinel: 'FAILED', stopAgent: true, reason: 'the agent is waiting for input nobody will give: "Do you trust the files in this folder?"' });
 });
+
+test('synthesis tries wait for the backoff after the first', () => {
+  const o = obs({ session: session('synthesis', 3), exit: { code: 1, at: new Date('2026-11-22T07:20:00Z') }, restarts: restarts('synthesis', 'synthesis') });
+  expect(decide(spec(), o, new Date('2026-11-22T07:20:10Z'))).toMatchObject({ kind: 'wait', until: new Date('2026-11-22T07:20:30Z') });
+  expect(decide(spec(), o, new Date('2026-11-22T07:20:30Z'))).toMatchObject({ kind: 'start', mode: 'synthesis', reason: 'the synthesis ended without REPORT.md (exit 1); trying again (3/3)' });
+});

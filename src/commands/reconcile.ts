@@ -106,7 +106,7 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
       const action = decide(spec, obs, now);
       // The exit race: the agent is gone but its exit status not recorded yet. Look again once,
       // after a short grace, before calling it a crash.
-      if (!rechecked && !opts.dryRun && action.kind === 'start' && obs.session && !obs.exit && !obs.agentAlive) {
+      if (!rechecked && !opts.dryRun && action.kind !== 'none' && !obs.sentinel && obs.session && !obs.exit && !obs.agentAlive) {
         rechecked = true;
         step--;
         await new Promise((r) => setTimeout(r, EXIT_RACE_MS));

@@ -31,7 +31,8 @@ export function classifyEnd(f: EndFacts): EndClass {
   if (r?.isError && (r.apiErrorStatus === 529 || /overloaded/i.test(r.text))) return 'overloaded';
   if (f.exitCode === 137 && !f.stoppedByUs) return 'out-of-memory';
   if (f.exitCode === 0 && r && !r.isError) return f.reportExists ? 'finished' : 'clean-exit';
-  if (f.exitCode === 0 && !r) return 'interrupted';
+  // SIGINT: exit 0 with no result, or (racing) an aborted error_during_execution result.
+  if (f.exitCode === 0 && (!r || r.subtype === 'error_during_execution')) return 'interrupted';
   return 'crash';
 }
 

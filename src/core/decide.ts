@@ -31,8 +31,11 @@ export const EXPLORE_SHARE = 0.9;
 export const AUTH_TRIES = 2;
 export const AUTH_FIX =
   'for unattended runs put a long-lived token from `claude setup-token` in CLAUDE_CODE_OAUTH_TOKEN, or an ANTHROPIC_API_KEY, in the environment you launch from';
-/** Synthesis sessions a run may start before it ends without a report. */
-export const SYNTHESIS_TRIES = 3;
+/**
+ * The synthesis is tried again, with backoff, while its budget lasts; this only guards against a
+ * hot loop when backoff is set to nothing.
+ */
+export const SYNTHESIS_TRIES = 10;
 /** Below this, a synthesis could not say anything useful. */
 const MIN_SYNTHESIS_USD = 0.01;
 
@@ -96,7 +99,9 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
       if (t >= spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000) {
         return { kind: 'finish', sentinel: 'DONE', reason: 'report incomplete: the synthesis was still running when its budget ran out', stopAgent: true };
       }
-      return { kind: 'none', reason: 'writing the report' };
+      // A synthesis stuck on a question or hung is stopped and tried again while its budget lasts.
+      if (obs.promptSeen) return { kind: 'interrupt', hung: true, reason: `the synthesis is waiting for input nobody will give: "${obs.promptSeen}"` };
+      return watchForHang(spec, obs, now) ?? { kind: 'none', reason: 'writing the report' };
     }
     if (obs.promptSeen) return { kind: 'finish', sentinel: 'FAILED', reason: `the agent is waiting for input nobody will give: "${obs.promptSeen}"`, stopAgent: true };
     if (ended) return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };

@@ -35,6 +35,8 @@ export interface SessionLog {
   rateLimit: RateLimit | null;
   apiRetries: number;
   toolCalls: number;
+  /** Assistant events: any output of the model at all. */
+  assistantEvents: number;
   /** The last few lines that were not stream-json (stack traces, CLI errors printed as text). */
   otherLines: string[];
 }
@@ -42,7 +44,7 @@ export interface SessionLog {
 const KEEP_OTHER = 5;
 
 function emptySession(n: number | null, mode: string | null, expected: string | null = null): SessionLog {
-  return { n, mode, expected, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, otherLines: [] };
+  return { n, mode, expected, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, assistantEvents: 0, otherLines: [] };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -90,6 +92,7 @@ export function parseStream(text: string): SessionLog[] {
       if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
       continue;
     }
+    if (line.includes('"type":"assistant"')) session().assistantEvents++;
     if (!wanted(line)) continue;
     let e: Record<string, unknown>;
     try {
@@ -144,12 +147,12 @@ export function authFailuresInARow(sessions: readonly SessionLog[]): number {
   return n;
 }
 
-/** Resumed sessions at the end of the log that did no work (no tool call, no successful result). */
+/** Resumed sessions at the end of the log that failed without any output of the model. */
 export function failedResumesInARow(sessions: readonly SessionLog[]): number {
   let n = 0;
   for (let i = sessions.length - 1; i >= 0; i--) {
     const s = sessions[i] as SessionLog;
-    if (s.mode === 'initial' || s.toolCalls > 0 || (s.result && !s.result.isError)) break;
+    if (s.mode === 'initial' || s.assistantEvents > 0 || (s.result && !s.result.isError)) break;
     n++;
   }
   return n;

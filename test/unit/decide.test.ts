@@ -51,18 +51,18 @@ const cases: Case[] = [
   { name: 'alive resumed session before the end', obs: { session: session('resume', 3), agentAlive: true, outputAt: new Date('2026-11-22T02:59:00Z') }, now: BEFORE_END, want: { kind: 'none' } },
   { name: 'alive exactly at the end time', obs: { agentAlive: true, wrapperAlive: true }, now: ENDS, want: { kind: 'interrupt' }, reason: /end time/ },
   { name: 'alive after the end time', obs: { agentAlive: true }, now: AFTER_END, want: { kind: 'interrupt' } },
-  { name: 'alive synthesis within its budget', obs: { session: session('synthesis', 2), agentAlive: true }, now: AFTER_END, want: { kind: 'none' } },
+  { name: 'alive synthesis within its budget', obs: { session: session('synthesis', 2), agentAlive: true, outputAt: AFTER_END }, now: AFTER_END, want: { kind: 'none' } },
   { name: 'alive synthesis at the end of its budget', obs: { session: session('synthesis', 2), agentAlive: true }, now: BUDGET_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: true }, reason: /report incomplete/ },
   { name: 'alive synthesis after its budget', obs: { session: session('synthesis', 2), agentAlive: true, reportExists: true }, now: AFTER_BUDGET, want: { kind: 'finish', sentinel: 'DONE', stopAgent: true }, reason: /incomplete/ },
-  { name: 'alive synthesis, a 1h budget not yet spent', spec: { limits: { ...spec().limits, synthesisBudget: 3600 } }, obs: { session: session('synthesis', 2), agentAlive: true }, now: AFTER_BUDGET, want: { kind: 'none' } },
+  { name: 'alive synthesis, a 1h budget not yet spent', spec: { limits: { ...spec().limits, synthesisBudget: 3600 } }, obs: { session: session('synthesis', 2), agentAlive: true, outputAt: AFTER_BUDGET }, now: AFTER_BUDGET, want: { kind: 'none' } },
   // wrapper between agent start/exit and its records
   { name: 'wrapper alive, no exit record', obs: { wrapperAlive: true }, now: BEFORE_END, want: { kind: 'none' } },
   { name: 'wrapper alive, no exit record, past the end', obs: { wrapperAlive: true }, now: AFTER_END, want: { kind: 'none' } },
   { name: 'wrapper alive with an exit record is acted on', obs: { wrapperAlive: true, exit: exited(1) }, now: BEFORE_END, want: { kind: 'start', mode: 'resume', exit: 1 } },
   // 4. synthesis ended
   { name: 'synthesis ended with REPORT.md', obs: { session: session('synthesis', 2), exit: exited(0), reportExists: true }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /REPORT\.md written/ },
-  { name: 'synthesis ended without REPORT.md: tried again while its budget lasts', obs: { session: session('synthesis', 2), exit: exited(1), restarts: restarts('synthesis') }, now: AFTER_END, want: { kind: 'start', mode: 'synthesis', exit: 1 }, reason: 'the synthesis ended without REPORT.md (exit 1); trying again (2/3)' },
-  { name: 'synthesis ended without REPORT.md a third time', obs: { session: session('synthesis', 4), exit: exited(1), restarts: restarts('synthesis', 'synthesis', 'synthesis') }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /^no report: the synthesis ended without writing REPORT\.md \(exit 1\)/ },
+  { name: 'synthesis ended without REPORT.md: tried again while its budget lasts', obs: { session: session('synthesis', 2), exit: exited(1), restarts: restarts('synthesis') }, now: AFTER_END, want: { kind: 'start', mode: 'synthesis', exit: 1 }, reason: 'the synthesis ended without REPORT.md (exit 1); trying again (2/10)' },
+  { name: 'synthesis ended without REPORT.md a tenth time', obs: { session: session('synthesis', 11), exit: exited(1), restarts: restarts(...Array<SessionMode>(10).fill('synthesis')) }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE', stopAgent: false }, reason: /^no report: the synthesis ended without writing REPORT\.md \(exit 1\)/ },
   { name: 'synthesis gone without an exit record after its budget', obs: { session: session('synthesis', 2) }, now: AFTER_BUDGET, want: { kind: 'finish', sentinel: 'DONE' }, reason: /no exit status recorded/ },
   { name: 'synthesis ended with the spend cap used up', spec: { maxCost: 5 }, obs: { session: session('synthesis', 2), exit: exited(1), costUsd: 5 }, now: AFTER_END, want: { kind: 'finish', sentinel: 'DONE' }, reason: /^no report/ },
   // 5. finished by itself
@@ -304,5 +304,23 @@ test('an agent waiting for input nobody will give fails the run at once, stoppin
 test('synthesis tries wait for the backoff after the first', () => {
   const o = obs({ session: session('synthesis', 3), exit: { code: 1, at: new Date('2026-11-22T07:20:00Z') }, restarts: restarts('synthesis', 'synthesis') });
   expect(decide(spec(), o, new Date('2026-11-22T07:20:10Z'))).toMatchObject({ kind: 'wait', until: new Date('2026-11-22T07:20:30Z') });
-  expect(decide(spec(), o, new Date('2026-11-22T07:20:30Z'))).toMatchObject({ kind: 'start', mode: 'synthesis', reason: 'the synthesis ended without REPORT.md (exit 1); trying again (3/3)' });
+  expect(decide(spec(), o, new Date('2026-11-22T07:20:30Z'))).toMatchObject({ kind: 'start', mode: 'synthesis', reason: 'the synthesis ended without REPORT.md (exit 1); trying again (3/10)' });
+});
+
+describe('a synthesis is watched too', () => {
+  const live = (over: Partial<Observation>) => obs({ session: session('synthesis', 2), agentAlive: true, wrapperAlive: true, ...over });
+  test('silent past stale_after: marked; then stopped as hung, to be tried again', () => {
+    expect(decide(spec(), live({ outputAt: new Date('2026-11-22T07:16:00Z') }), new Date('2026-11-22T07:46:00Z'))).toMatchObject({ kind: 'finish' });
+    const s = spec({ limits: { ...spec().limits, synthesisBudget: 7200 } });
+    expect(decide(s, live({ outputAt: new Date('2026-11-22T07:16:00Z') }), new Date('2026-11-22T07:46:00Z'))).toMatchObject({ kind: 'watch' });
+    expect(decide(s, live({ outputAt: new Date('2026-11-22T07:16:00Z'), staleSince: new Date('2026-11-22T07:46:00Z') }), new Date('2026-11-22T07:51:00Z'))).toMatchObject({ kind: 'interrupt', hung: true });
+  });
+  test('waiting for input: stopped, to be tried again', () => {
+    expect(decide(spec(), live({ outputAt: AFTER_END, promptSeen: 'Press Enter to continue' }), AFTER_END)).toMatchObject({ kind: 'interrupt', reason: 'the synthesis is waiting for input nobody will give: "Press Enter to continue"' });
+  });
+});
+
+test('a session that hit its budget cap (max-budget) continues like a clean exit', () => {
+  const action = decide(spec(), obs({ exit: exited(1), result: { isError: true, subtype: 'error_max_budget_usd', text: '' }, restarts: restarts(...crashes(5)) }), BEFORE_END);
+  expect(action).toMatchObject({ kind: 'start', mode: 'continue' });
 });

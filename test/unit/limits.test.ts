@@ -47,3 +47,25 @@ describe('classifyLimit', () => {
     expect(classifyLimit("You've hit your limit", null, NOW, 0)).toEqual({ kind: 'wait', resetsAt: null, what: "You've hit your limit" });
   });
 });
+
+describe('every limit wording in the field is detected (claude-cli.md)', () => {
+  test.each([
+    "You've hit your session limit · resets 11:05am (UTC)",
+    "You've hit your 5-hour limit · resets 3:10pm (UTC)",
+    "You've hit your weekly limit · resets Nov 24, 9:05am (UTC)",
+    'Claude AI usage limit reached|1795300000',
+    'Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).',
+    '5-hour limit reached ∙ resets 3am',
+    "You've hit your limit · resets 2am (Europe/Paris)",
+    "You've hit your weekly limit · resets Sep 15 at 7pm",
+    "You're out of extra usage · resets 9pm",
+  ])('%s', (text) => {
+    const limit = classifyLimit(text, null, NOW, 0);
+    expect(limit?.kind).toBe('wait');
+    expect(limit?.kind === 'wait' && limit.resetsAt).toBeInstanceOf(Date);
+  });
+
+  test.each(['API Error: 500 Internal server error', 'Invalid API key · Fix external API key', 'the usage of limits in calculus'])('not a limit: %s', (text) => {
+    expect(classifyLimit(text, null, NOW, 0)).toBeNull();
+  });
+});

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { authFailuresInARow, parseStream, summarizeUsage, wrongConversations } from '../../src/core/stream.js';
+import { authFailuresInARow, failedResumesInARow, isAuthFailure, parseStream, summarizeUsage, wrongConversations } from '../../src/core/stream.js';
+import { classifyLimit } from '../../src/core/limits.js';
+import { classifyEnd } from '../../src/core/classify.js';
 
 // Real events captured from Claude Code 2.1.x.
 const samples = JSON.parse(readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -118,4 +120,31 @@ test('authFailuresInARow counts refused logins at the end of the log, from real 
   expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), real, marker(2, 'retry'), real)))).toBe(2);
   expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), real, marker(2, 'resume'), ok)))).toBe(0);
   expect(authFailuresInARow(parseStream(log(marker(1, 'initial'), ok, marker(2, 'resume'), real)))).toBe(1);
+});
+
+test('failedResumesInARow: resumed sessions at the end with no model output at all', () => {
+  const said = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'hi' }] } });
+  const failed = JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, result: 'boom' });
+  const mark = (n: number, mode: string) => JSON.stringify({ type: 'overnight_session', session: n, mode });
+  expect(failedResumesInARow(parseStream(log(mark(1, 'initial'), said, mark(2, 'resume'), failed, mark(3, 'resume'), mark(4, 'resume'), failed)))).toBe(3);
+  expect(failedResumesInARow(parseStream(log(mark(1, 'initial'), mark(2, 'resume'), failed, mark(3, 'resume'), said)))).toBe(0);
+  expect(failedResumesInARow(parseStream(log(mark(1, 'initial'), failed)))).toBe(0);
+});
+
+describe('captured real-CLI runs through the classifiers', () => {
+  const real = (name: string) => parseStream(readFileSync(new URL(`../fixtures/real-cli/${name}`, import.meta.url), 'utf8'))[0];
+  test('the subscription limit is a wait with its reset time', () => {
+    const s = real('subscription-limit.jsonl');
+    const limit = classifyLimit(s?.result?.text ?? '', s?.rateLimit ?? null, new Date(), 0);
+    expect(limit).toMatchObject({ kind: 'wait', what: 'five_hour limit' });
+  });
+  test('the 401 is an auth failure, not a limit', () => {
+    const s = real('auth-401.jsonl');
+    expect(isAuthFailure(s?.result ?? null)).toBe(true);
+    expect(classifyLimit(s?.result?.text ?? '', s?.rateLimit ?? null, new Date(), 0)).toBeNull();
+  });
+  test('SIGINT mid-request (exit 0) is an interrupted session', () => {
+    const s = real('sigint-mid-request.jsonl');
+    expect(classifyEnd({ exitCode: 0, result: s?.result ?? null, limited: false, auth: false, reportExists: false, stoppedByUs: false })).toBe('interrupted');
+  });
 });

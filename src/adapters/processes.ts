@@ -52,7 +52,12 @@ export interface StopGrace {
   terminateMs: number;
 }
 
-export const DEFAULT_STOP_GRACE: StopGrace = { interruptMs: 10_000, terminateMs: 5_000 };
+/** SIGINT's grace as configured (stop_grace); SIGTERM gets half of it. */
+export function stopGraceOf(seconds: number): StopGrace {
+  return { interruptMs: seconds * 1000, terminateMs: Math.max(1000, (seconds * 1000) / 2) };
+}
+
+export const DEFAULT_STOP_GRACE: StopGrace = stopGraceOf(10);
 
 /** SIGINT, then SIGTERM, then SIGKILL, each after its grace. Returns how it ended. */
 export async function stopProcess(pid: number, startTime: string, grace = DEFAULT_STOP_GRACE): Promise<'gone' | NodeJS.Signals> {

@@ -75,6 +75,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
         minUptime: settings.minUptime,
         limitMargin: settings.limitMargin,
         maxTranscript: settings.maxTranscript,
+        stopGrace: settings.stopGrace,
       },
       maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },

@@ -8,6 +8,7 @@ import { armWakeTimer, removeTmuxSession, startSession, stopAgent } from '../ada
 import { writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, hasSentinel, markStale, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
+import { stopGraceOf } from '../adapters/processes.js';
 import { archiveTranscript } from '../adapters/transcript.js';
 import type { PaneInfo } from '../adapters/tmux.js';
 import { buildRow } from './summary.js';
@@ -49,7 +50,7 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
     // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
   }
   const session = readSession(paths);
-  await stopAgent(paths, session);
+  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
   if (tmuxBin) await removeTmuxSession(tmuxBin, id);
   // The captured environment holds credentials; a finished run needs them no more.
@@ -81,7 +82,8 @@ async function pinModel(spec: RunSpec, paths: RunPaths, now: Date): Promise<RunS
  */
 async function startAfresh(spec: RunSpec, paths: RunPaths, now: Date, env: NodeJS.ProcessEnv): Promise<{ spec: RunSpec; handover: { lastResult: string | null } }> {
   const archived = archiveTranscript(paths, spec.sessionId, env);
-  const lastResult = readSessionLogs(paths).findLast((s) => s.result?.text)?.result?.text ?? null;
+  // The last words worth handing over: a successful result's text, never an error message.
+  const lastResult = readSessionLogs(paths).findLast((s) => s.result?.text && !s.result.isError)?.result?.text ?? null;
   const fresh = { ...spec, sessionId: randomUUID() };
   await writeSpec(paths, fresh);
   appendEvent(paths, now, { action: 'fresh-session', previous: spec.sessionId, conversation: fresh.sessionId, archived });
@@ -109,7 +111,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     }
     case 'cleanup':
     case 'finish': {
-      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session);
+      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace));
       await removeTmuxSession(spec.paths.tmux, id);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
@@ -123,7 +125,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && obs.session) writeFileAtomic(paths.hungFile(obs.session.n), `${now.toISOString()}\n`);
-      const how = await stopAgent(paths, obs.session);
+      const how = await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace));
       record({ signal: how });
       return true;
     }

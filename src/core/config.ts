@@ -22,6 +22,7 @@ export interface Settings {
   minUptime: number;
   limitMargin: number;
   maxTranscript: number;
+  stopGrace: number;
   maxCost: number | null;
 }
 
@@ -50,6 +51,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   min_uptime: { field: 'minUptime', kind: 'duration', env: 'OVERNIGHT_MIN_UPTIME' },
   limit_margin: { field: 'limitMargin', kind: 'duration', env: 'OVERNIGHT_LIMIT_MARGIN' },
   max_transcript: { field: 'maxTranscript', kind: 'size', env: 'OVERNIGHT_MAX_TRANSCRIPT' },
+  stop_grace: { field: 'stopGrace', kind: 'positive-duration', env: 'OVERNIGHT_STOP_GRACE' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
 };
 
@@ -71,6 +73,7 @@ export function defaultSettings(home: string): Settings {
     minUptime: 60,
     limitMargin: 5 * 60,
     maxTranscript: 256 * 1024 * 1024,
+    stopGrace: 10,
     maxCost: null,
   };
 }

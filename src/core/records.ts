@@ -76,6 +76,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       min_uptime: l.minUptime,
       limit_margin: l.limitMargin,
       max_transcript: l.maxTranscript,
+      stop_grace: l.stopGrace,
     },
     max_cost_usd: spec.maxCost,
     paths: { ...spec.paths },
@@ -119,6 +120,7 @@ export function specFromDoc(doc: unknown): RunSpec {
       // Added after the first runs were written: those get the default.
       limitMargin: l.limit_margin === undefined ? 300 : num('limit_margin'),
       maxTranscript: l.max_transcript === undefined ? 256 * 1024 * 1024 : num('max_transcript'),
+      stopGrace: l.stop_grace === undefined ? 10 : num('stop_grace'),
     },
     maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
     paths: { claude: str('claude', p), tmux: str('tmux', p), node: str('node', p), cli: str('cli', p) },

@@ -18,6 +18,8 @@ export interface Limits {
   limitMargin: number;
   /** Bytes: a larger transcript is archived and the run goes on in a fresh session. */
   maxTranscript: number;
+  /** After SIGINT, how long the agent has to stop before SIGTERM (and half that again before SIGKILL). */
+  stopGrace: number;
 }
 
 /** run.yaml: what launch decided, written by the supervisor alone. */

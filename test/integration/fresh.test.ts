@@ -18,13 +18,15 @@ describe('a fresh session when resuming cannot work', () => {
   };
 
   it('a missing transcript is never resumed: a new --session-id with the hand-over prompt and the task', async () => {
-    sb.setBehaviour([{ work: 30, text: 'I found three libraries' }, { work: 60 }]);
-    const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h']);
-    const pid = await sb.agentPid(id);
+    // A first session that ends cleanly (its last words: "done"), a second killed with its transcript gone.
+    sb.setBehaviour([{ work: 0 }, { work: 30 }, { work: 60 }]);
+    const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
+    const pid = await sb.agentPid(id, 2);
     for (const t of transcripts()) rmSync(t);
     process.kill(pid, 'SIGKILL');
-    const second = await waitFor(() => sb.calls()[1], { timeout: 10_000, what: 'the fresh session' });
+    const second = await waitFor(() => sb.calls()[2], { timeout: 10_000, what: 'the fresh session' });
     const first = sb.calls()[0];
+    expect(second.stdin).toContain("The previous session's last words were:\n\ndone\n");
     expect(arg(second, '--resume')).toBeUndefined();
     expect(arg(second, '--session-id')).not.toBe(arg(first, '--session-id'));
     expect(second.stdin).toMatch(/^You are continuing an unattended overnight run in a fresh session/);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRestartLog } from '../../src/core/records.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
@@ -50,5 +51,31 @@ describe('waiting for input', () => {
     );
     expect(failed).toBe('the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n');
     await waitFor(() => !alive(pid), { what: 'the agent stopped' });
+  });
+});
+
+describe('stopping an agent that will not stop', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+  });
+  afterEach(() => sb.cleanup());
+
+  it('SIGINT, then SIGTERM, then SIGKILL of the whole process group (its children too)', async () => {
+    sb.setBehaviour([{ hang: true, ignoreSigint: true, ignoreSigterm: true, child: true }, { work: 60 }]);
+    const { id } = await sb.launch('Refuse to stop', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s', OVERNIGHT_STOP_GRACE: '1s' });
+    const pid = await sb.agentPid(id);
+    const child = Number(await waitFor(() => sb.read(join(sb.env.FAKE_CLAUDE_LOG as string, 'child.pid')), { what: 'the child' }));
+    await waitFor(
+      async () => {
+        await sb.run(['reconcile']);
+        return sb.calls()[1];
+      },
+      { timeout: 20_000, interval: 300, what: 'the session after the hang' },
+    );
+    expect(alive(pid)).toBe(false);
+    expect(alive(child)).toBe(false);
+    expect(sb.read(sb.ws(id, '.overnight/events.jsonl'))).toMatch(/"signal":"SIGKILL"/);
+    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/stopped as hung \(killed by SIGKILL \(exit 137\)\)/);
   });
 });

@@ -39,4 +39,21 @@ describe('pause and resume', () => {
     expect(existsSync(join(sb.runs, 'PAUSE'))).toBe(false);
     expect((await sb.run(['pause'])).exitCode).toBe(2);
   });
+
+  it('a PAUSE in the runs root holds every run until resume --all', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Pause us all', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    expect((await sb.run(['pause', '--all'])).exitCode).toBe(0);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await sb.quiesce();
+    await sb.run(['reconcile']);
+    expect(sb.calls()).toHaveLength(1);
+    expect((JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string }).state).toBe('paused');
+    expect((await sb.run(['resume', '--all'])).exitCode).toBe(0);
+    await sb.run(['reconcile']);
+    await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
+  });
 });
+

@@ -38,6 +38,8 @@ describe('recovery', () => {
     expect(arg(resumed, '--resume')).toBe(uuid);
     expect(resumed.argv).not.toContain('--session-id');
     expect(resumed.stdin).toBe(RESUME_PROMPT);
+    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual(expect.objectContaining({ from: 'waiting', to: 'running', action: 'start', mode: 'resume', exit: 137 }));
     expect(resumed.pid).toBe(pid2);
     expect(alive(pid2)).toBe(true);
     const lines = restartLines(id);

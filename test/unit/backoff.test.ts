@@ -3,7 +3,7 @@ import { failureStreak, restartDelay } from '../../src/core/backoff.js';
 import type { Limits, RestartEntry, SessionMode } from '../../src/core/types.js';
 
 // backoff 30s doubling to 10m; healthy after 10m of running.
-const LIMITS: Limits = { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300, maxTranscript: 256 * 1024 * 1024 };
+const LIMITS: Limits = { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300, maxTranscript: 256 * 1024 * 1024, stopGrace: 10 };
 
 /** restart.log entries, oldest first, each with the uptime of the session it followed. */
 function log(...entries: [SessionMode, number | null][]): RestartEntry[] {

@@ -40,6 +40,7 @@ describe('defaults', () => {
       minUptime: 60,
       limitMargin: 300,
       maxTranscript: 256 * 1024 * 1024,
+      stopGrace: 10,
     });
   });
 

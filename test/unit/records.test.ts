@@ -138,7 +138,7 @@ function spec(): RunSpec {
     sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Bash(git log:*)'],
-    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 120, maxTranscript: 1000 },
+    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
     maxCost: 12.5,
     paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
   };

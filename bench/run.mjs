@@ -2,7 +2,9 @@
 // 20 live runs, against a bare Node start, and how much memory each live run's wrapper holds.
 // Figures only, never assertions: the exit status is 0 whether or not the goals are met.
 //
-//   node bench/run.mjs [--reps 20] [--warmups 2] [--finished 1000] [--live 20] [--keep]
+//   node bench/run.mjs [--reps 20] [--warmups 2] [--finished 1000] [--live 20] [--crashes 10] [--keep]
+//
+// It also times "crash → agent running again": kill -9 an agent, until the next one runs.
 //
 // --keep leaves the sandbox (runs, agents, tmux server) in place for profiling and prints how
 // to use it and how to remove it.
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, cleanup, createSandbox, isRunning, launchLive, makeFinishedRuns, overnightViaFile, tmux, waitQuiet } from './sandbox.mjs';
 import { commandOf, mb, memoryOf, renderTable, timeInterleaved } from './measure.mjs';
+import { measureRecovery } from './recovery.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -20,6 +23,7 @@ const { values: opts } = parseArgs({
     finished: { type: 'string', default: '1000' },
     live: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
+    crashes: { type: 'string', default: '10' },
   },
 });
 const count = (name, min) => {
@@ -34,6 +38,7 @@ const REPS = count('reps', 1);
 const WARMUPS = count('warmups', 0);
 const FINISHED = count('finished', 0);
 const LIVE = count('live', 1);
+const CRASHES = count('crashes', 0);
 
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -117,6 +122,13 @@ async function main() {
   const memory = measureMemory(live);
 
   const lines = renderTable({ timing, ...memory, live: LIVE, finished: FINISHED, reps: REPS, warmups: WARMUPS });
+  if (CRASHES > 0) {
+    t = Date.now();
+    const r = await measureRecovery(sb, CRASHES, agentPids);
+    log(`${CRASHES} crashes recovered in ${seconds(t)}`);
+    const ok = r.median <= 3000 ? '✓' : '✗';
+    lines.push(`crash → agent running again (kill -9, no scheduler)   median ${(r.median / 1000).toFixed(2)} s, p90 ${(r.p90 / 1000).toFixed(2)} s over ${CRASHES} trials   goal ≤ 3 s  ${ok}`);
+  }
   lines.push(...extraLines(timing, loadBefore, loadAfter));
   for (const n of notes) lines.push(`note: ${n}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

@@ -15,6 +15,8 @@ import { loadSettings } from '../adapters/config-file.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
 import { writeSpec } from '../adapters/store.js';
+import { readSupervision } from '../adapters/supervision.js';
+import { supervisionWarning } from '../core/format.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { Io } from './io.js';
 
@@ -105,7 +107,8 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`);
   io.stdout(`  watch:     tmux attach -t ${session}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
-  io.stdout('Crashes are resumed by `overnight reconcile`: run it every few minutes from cron or launchd (see crontab.example).');
+  const { schedule, lastPassAt } = readSupervision(root);
+  io.stdout(supervisionWarning(schedule, lastPassAt, 1, now) ?? `Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
   return 0;
 }
 

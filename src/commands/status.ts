@@ -1,4 +1,5 @@
-import { ago, formatTable, timeLeft } from '../core/format.js';
+import { ago, formatTable, supervisionWarning, timeLeft } from '../core/format.js';
+import { readSupervision } from '../adapters/supervision.js';
 import { resolveRunName } from '../core/naming.js';
 import { crashRestarts } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
@@ -33,11 +34,15 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const rows: StatusRow[] = [];
   for (const id of ids) rows.push(await rowFor(id, ctx));
 
+  const now = io.now();
+  const live = rows.filter((r) => r.state === 'running' || r.state === 'waiting' || r.state === 'synthesizing').length;
+  const { schedule, lastPassAt } = readSupervision(root);
+  const warning = supervisionWarning(schedule, lastPassAt, live, now);
   if (opts.json) {
     io.stdout(JSON.stringify(rows, null, 2));
+    if (warning) io.stderr(warning);
     return 0;
   }
-  const now = io.now();
   if (rows.length === 0) {
     io.stdout(`No runs in ${root}. Start one with: overnight launch "<task>"`);
     return 0;
@@ -46,6 +51,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   for (const line of formatTable(shown, now)) io.stdout(line);
   if (shown.length < rows.length) io.stdout(`(${rows.length - shown.length} older finished runs hidden; overnight status --all shows them)`);
   if (name && rows[0]) for (const line of details(rows[0], now)) io.stdout(line);
+  if (warning) io.stdout(`\n${warning}`);
   return 0;
 }
 

@@ -82,6 +82,8 @@ export interface RootPaths {
   lock: string;
   passRequested: string;
   heartbeat: string;
+  /** Written by `schedule install`: which backend runs the passes, and how often. */
+  schedule: string;
   pauseAll: string;
 }
 
@@ -90,6 +92,7 @@ export function rootPaths(runsRoot: string): RootPaths {
     lock: join(runsRoot, '.reconcile.lock'),
     passRequested: join(runsRoot, '.pass-requested'),
     heartbeat: join(runsRoot, '.heartbeat.json'),
+    schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ago, formatTable, timeLeft, type TableRow } from '../../src/core/format.js';
+import { ago, formatTable, supervisionWarning, timeLeft, type TableRow } from '../../src/core/format.js';
 import type { RunState } from '../../src/core/types.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
@@ -123,5 +123,21 @@ describe('formatTable', () => {
     const lines = formatTable([row({ state: 'waiting', problem: 'run.yaml: not YAML', maxRestarts: null, restarts: 2, reason: 'run.yaml: not YAML' })], NOW);
     expect(lines[1]).toMatch(/^2026-11-21-2315-survey-crdt {2}waiting! {2}4h15m {2}2\/\? /);
     expect(lines[2]).toBe('  └ run.yaml: not YAML');
+  });
+});
+
+describe('supervisionWarning', () => {
+  const at = (iso: string) => new Date(iso);
+  const cron = { backend: 'cron', everySeconds: 300 };
+  test.each<[string, Parameters<typeof supervisionWarning>, RegExp | null]>([
+    ['no live runs: nothing to say', [null, null, 0, NOW], null],
+    ['live runs, no schedule', [null, null, 2, NOW], /^warning: no schedule is installed: nothing will restart these runs if they crash\. Run `overnight schedule install`\.$/],
+    ['a schedule that never ran', [cron, null, 1, NOW], /no reconcile pass has run yet \(cron every 5m\)/],
+    ['a pass 9 minutes ago, every 5m: fine', [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')], null],
+    ['a pass 11 minutes ago, every 5m: more than two intervals', [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')], /^warning: no reconcile pass for 11m \(cron every 5m\)/],
+  ])('%s', (_name, args, want) => {
+    const line = supervisionWarning(...args);
+    if (want === null) expect(line).toBeNull();
+    else expect(line).toMatch(want);
   });
 });

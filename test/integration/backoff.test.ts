@@ -54,4 +54,16 @@ describe('backoff and continuation', () => {
     const status = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
     expect(status[0]?.restarts).toBe(0);
   });
+
+  it('exit-triggered recovery: after kill -9 a new agent runs within seconds, with no scheduler and no manual pass', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Crash once', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    process.kill(pid, 'SIGKILL');
+    // A deadline, not a timing assertion: the bench measures it (median 0.15 s here).
+    const second = await waitFor(() => sb.calls()[1], { timeout: 5_000, what: 'the second agent within 5 s' });
+    expect(second.argv).toContain('--resume');
+    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\t/);
+  });
 });
+

@@ -71,6 +71,16 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   }
 
   program
+    .command('doctor')
+    .description('check what would break tonight: agent, tmux, node, schedule, credentials, permissions, runs root, config')
+    .option('--json', 'print {"checks": [...], "summary": {...}}')
+    .option('--as-scheduler', 'run the checks in the minimal environment the installed schedule gives (like env -i)')
+    .action(async (opts) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      setExitCode(await doctorCommand(opts, io));
+    });
+
+  program
     .command('logs')
     .description("what each session did: assistant text, tool calls, errors, results with cost")
     .argument('<run>', 'the run (a unique prefix of its id is enough)')

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { checkAgent, checkNodePath, checkTmux } from '../core/doctor-binaries.js';
+import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor-root.js';
+import { checkConfig, checkCredentials, checkPermissionMode, doctorExitCode, doctorJson, renderDoctor, schedulerEnv, type CheckResult } from '../core/doctor.js';
+import { configPath, loadSettings } from '../adapters/config-file.js';
+import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
+import type { Io } from './io.js';
+
+// `overnight doctor`: what would break tonight, one line per check with its fix. With
+// --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`
+// with the entry's PATH and variables), so "works in my shell, fails under cron" shows up now.
+
+export interface DoctorOptions {
+  json?: boolean;
+  asScheduler?: boolean;
+}
+
+export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number> {
+  const asScheduler = opts.asScheduler === true;
+  const shell = await loadSettings({}, io.env);
+  // The marker lives in the runs root the shell knows; the entry it describes sets the scheduler's PATH.
+  const shellSchedule = scheduleFacts(shell.settings.runsDir);
+  const entry = parseScheduleMarker(shellSchedule.marker);
+  const env: Record<string, string | undefined> = asScheduler ? schedulerEnv(io.env, entry ?? {}) : io.env;
+  const { settings, problems } = asScheduler ? await loadSettings({}, env) : shell;
+  const schedule = settings.runsDir === shell.settings.runsDir ? shellSchedule : scheduleFacts(settings.runsDir);
+
+  const where = { asScheduler };
+  const interactivePath = io.env.PATH ?? '';
+  const [agent, tmux, root] = await Promise.all([
+    agentFacts(settings.claude, env, asScheduler ? { command: shell.settings.claude, path: interactivePath } : undefined),
+    tmuxFacts(env, asScheduler ? interactivePath : undefined),
+    runsRootFacts(settings.runsDir),
+  ]);
+  const config = configPath(env);
+  const results: CheckResult[] = [
+    checkAgent(agent, where),
+    checkTmux(tmux, where),
+    checkNodePath((asScheduler && entry?.node) || process.execPath),
+    checkSchedule(schedule, io.now()),
+    // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
+    checkCredentials(env, where, io.env),
+    checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),
+    ...checkRunsRoot(root),
+    checkConfig({ path: config, exists: existsSync(config), problems }),
+  ];
+
+  const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };
+  if (opts.json) io.stdout(doctorJson(results, shown));
+  else for (const line of renderDoctor(results, shown)) io.stdout(line);
+  return doctorExitCode(results);
+}

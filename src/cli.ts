@@ -70,6 +70,32 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       });
   }
 
+  const schedule = program.command('schedule').description('run `overnight reconcile` every few minutes from cron, launchd or a systemd user timer');
+  schedule
+    .command('install')
+    .description('install or update the entry (idempotent; a changed interval replaces it)')
+    .option('--every <interval>', 'how often a pass runs, e.g. 5m (cron: whole minutes up to 59m, or whole hours)', '5m')
+    .option('--backend <backend>', 'cron, launchd or systemd (default: launchd on macOS; systemd when `systemctl --user` works, else cron)')
+    .option('--json', 'print {"backend","everySeconds","runsRoot","where","log","path","installedAt"}')
+    .action(async (opts) => {
+      const { scheduleCommand } = await import('./commands/schedule.js');
+      setExitCode(await scheduleCommand('install', opts, io));
+    });
+  for (const [action, description] of [
+    ['uninstall', 'remove exactly what install wrote'],
+    ['status', 'which backend holds an entry, its interval, and when the last pass ran'],
+  ] as const) {
+    schedule
+      .command(action)
+      .description(description)
+      .option('--backend <backend>', 'only this backend: cron, launchd or systemd')
+      .option('--json', 'print the result as JSON')
+      .action(async (opts) => {
+        const { scheduleCommand } = await import('./commands/schedule.js');
+        setExitCode(await scheduleCommand(action, opts, io));
+      });
+  }
+
   program
     .command('doctor')
     .description('check what would break tonight: agent, tmux, node, schedule, credentials, permissions, runs root, config')

@@ -1,8 +1,11 @@
+import { rmSync } from 'node:fs';
 import { rootPaths } from '../core/paths.js';
 import type { ScheduleMarker } from '../core/format.js';
-import { readText } from './files.js';
+import { isBackend, type ScheduleFile } from '../core/schedule.js';
+import { readText, writeFileAtomic } from './files.js';
 
-// What the dashboard says about the supervisor itself: the schedule marker and the last pass.
+// The supervisor's own state in the runs root: the schedule marker `schedule install` writes, and
+// the heartbeat every pass writes. Cheap to read (no processes): status and launch use them.
 
 function readJson(path: string): Record<string, unknown> | null {
   try {
@@ -13,11 +16,34 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
+export function readScheduleMarker(root: string): ScheduleFile | null {
+  const v = readJson(rootPaths(root).schedule);
+  if (!v || typeof v.backend !== 'string' || !isBackend(v.backend) || typeof v.everySeconds !== 'number') return null;
+  return { ...(v as unknown as ScheduleFile), installedAt: String(v.installedAt ?? '') };
+}
+
+export function writeScheduleMarker(root: string, marker: ScheduleFile): void {
+  writeFileAtomic(rootPaths(root).schedule, JSON.stringify(marker) + '\n');
+}
+
+export function removeScheduleMarker(root: string): void {
+  rmSync(rootPaths(root).schedule, { force: true });
+}
+
+export interface Heartbeat {
+  at: string;
+  durationMs?: number;
+  runs?: number;
+  actions?: number;
+}
+
+export function readHeartbeat(root: string): Heartbeat | null {
+  const v = readJson(rootPaths(root).heartbeat);
+  return v && typeof v.at === 'string' && !Number.isNaN(new Date(v.at).getTime()) ? (v as unknown as Heartbeat) : null;
+}
+
 export function readSupervision(root: string): { schedule: ScheduleMarker | null; lastPassAt: Date | null } {
-  const rp = rootPaths(root);
-  const marker = readJson(rp.schedule);
-  const schedule = marker && typeof marker.backend === 'string' && typeof marker.everySeconds === 'number' ? { backend: marker.backend, everySeconds: marker.everySeconds } : null;
-  const at = readJson(rp.heartbeat)?.at;
-  const lastPassAt = typeof at === 'string' && !Number.isNaN(new Date(at).getTime()) ? new Date(at) : null;
-  return { schedule, lastPassAt };
+  const marker = readScheduleMarker(root);
+  const beat = readHeartbeat(root);
+  return { schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds }, lastPassAt: beat ? new Date(beat.at) : null };
 }

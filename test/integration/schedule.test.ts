@@ -1,0 +1,172 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
+import { findCronBlock } from '../../src/core/schedule.js';
+import { resolveExecutable } from '../../src/adapters/which.js';
+import { BIN, FAKE_CLAUDE, makeSandbox, REPO, type Sandbox } from '../helpers/harness.js';
+
+// `overnight schedule` against a fake crontab (and a fake systemctl): what is written, where,
+// and that the user's other lines come back byte for byte. scheduleCommand is called directly.
+
+const FAKE_CRONTAB = join(REPO, 'test', 'fixtures', 'fake-crontab.sh');
+const MINE = '# my own jobs\nMAILTO=""\n\n0 3 * * *   /usr/bin/backup --all  \n\n# keep this comment\n*/15 * * * * /usr/bin/true';
+
+describe('schedule (fake crontab)', () => {
+  let sb: Sandbox;
+  let table: string;
+  let env: Record<string, string | undefined>;
+  beforeEach(() => {
+    sb = makeSandbox();
+    table = join(sb.dir, 'crontab');
+    env = { ...sb.env, OVERNIGHT_CRONTAB_CMD: FAKE_CRONTAB, FAKE_CRONTAB_FILE: table };
+  });
+  afterEach(() => sb.cleanup());
+
+  const schedule = async (action: ScheduleAction, opts: ScheduleOptions = {}, extra: Record<string, string | undefined> = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (l: string) => out.push(l), stderr: (l: string) => err.push(l), env: { ...env, ...extra }, now: () => new Date() };
+    const code = await scheduleCommand(action, opts, io);
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  };
+  const crontab = () => (existsSync(table) ? readFileSync(table, 'utf8') : null);
+  const marker = () => JSON.parse(readFileSync(join(sb.runs, '.schedule.json'), 'utf8')) as { backend: string; everySeconds: number; installedAt: string };
+
+  it('install writes one marked block with absolute paths, PATH and OVERNIGHT_HOME; twice is still one; uninstall restores the rest byte for byte', async () => {
+    writeFileSync(table, MINE);
+    const first = await schedule('install', { backend: 'cron' });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain(`cron: \`overnight reconcile\` every 5m for ${sb.runs}`);
+
+    const text = crontab() as string;
+    expect(text.startsWith(MINE + '\n')).toBe(true);
+    const block = findCronBlock(text, sb.runs);
+    const line = block?.line as string;
+    expect(block?.everySeconds).toBe(300);
+    const tmux = resolveExecutable('tmux') as string;
+    const path = [dirname(process.execPath), dirname(tmux), dirname(FAKE_CLAUDE), '/usr/local/bin', '/usr/bin', '/bin'].filter((d, i, all) => all.indexOf(d) === i).join(':');
+    expect(line).toBe(`*/5 * * * * PATH=${path} OVERNIGHT_HOME=${sb.runs} ${process.execPath} ${BIN} reconcile >> ${sb.runs}/reconcile.log 2>&1`);
+    expect(marker()).toMatchObject({ backend: 'cron', everySeconds: 300 });
+
+    const second = await schedule('install', { backend: 'cron' });
+    expect(second.code).toBe(0);
+    expect(crontab()).toBe(text);
+
+    const removed = await schedule('uninstall');
+    expect(removed.stdout).toContain(`removed the cron entry for ${sb.runs}`);
+    expect(crontab()).toBe(MINE + '\n'); // the only byte added: the newline cron needs before a next line
+    expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
+    const again = await schedule('uninstall');
+    expect(again.stdout).toContain('nothing to remove');
+    expect(crontab()).toBe(MINE + '\n');
+  });
+
+  it('a changed interval replaces the entry; another runs root keeps its own block', async () => {
+    writeFileSync(table, MINE + '\n');
+    const otherRoot = join(sb.dir, 'other-runs');
+    expect((await schedule('install', { backend: 'cron' }, { OVERNIGHT_HOME: otherRoot })).code).toBe(0);
+    expect((await schedule('install', { backend: 'cron', every: '5m' })).code).toBe(0);
+    const r = await schedule('install', { backend: 'cron', every: '10m' });
+    expect(r.stdout).toContain('every 10m');
+    const text = crontab() as string;
+    expect(text.match(/^# overnight schedule begin: /gm)).toHaveLength(2);
+    expect(findCronBlock(text, sb.runs)?.everySeconds).toBe(600);
+    expect(findCronBlock(text, sb.runs)?.line).toMatch(/^\*\/10 \* \* \* \* /);
+    expect(findCronBlock(text, otherRoot)?.everySeconds).toBe(300);
+    expect(marker()).toMatchObject({ backend: 'cron', everySeconds: 600 });
+
+    await schedule('uninstall');
+    expect(findCronBlock(crontab() as string, sb.runs)).toBeNull();
+    await schedule('uninstall', {}, { OVERNIGHT_HOME: otherRoot });
+    expect(crontab()).toBe(MINE + '\n');
+  });
+
+  it('a user with no crontab yet: install creates one, uninstall leaves it empty', async () => {
+    expect((await schedule('install', { backend: 'cron', every: '1m' })).code).toBe(0);
+    expect(findCronBlock(crontab() as string, sb.runs)?.line).toMatch(/^\*\/1 \* \* \* \* /);
+    await schedule('uninstall');
+    expect(crontab()).toBe('');
+  });
+
+  it('status: the backend, its interval, the last pass, and warnings', async () => {
+    let st = await schedule('status');
+    expect(st.stdout).toContain('schedule:  none');
+    expect(st.stdout).toMatch(/warning: no schedule is installed/);
+
+    await schedule('install', { backend: 'cron', every: '2m' });
+    st = await schedule('status');
+    expect(st.stdout).toContain('schedule:  cron, every 2m (crontab)');
+    expect(st.stdout).toContain('last pass: never');
+
+    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 90_000).toISOString(), durationMs: 120, runs: 3, actions: 1 }) + '\n');
+    st = await schedule('status');
+    expect(st.stdout).toMatch(/last pass: 1m30s ago \(.*; took 120 ms, 3 runs, 1 action\)/);
+    expect(st.stdout).not.toContain('warning');
+
+    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 600_000).toISOString(), durationMs: 5, runs: 0, actions: 0 }) + '\n');
+    const json = JSON.parse((await schedule('status', { json: true })).stdout) as { installed: boolean; entries: { backend: string; everySeconds: number }[]; warnings: string[] };
+    expect(json.installed).toBe(true);
+    expect(json.entries).toEqual([{ backend: 'cron', everySeconds: 120, where: 'crontab' }]);
+    expect(json.warnings.join('\n')).toMatch(/no reconcile pass for 10m, more than two intervals/);
+  });
+
+  it('refuses what it cannot write, naming the value, and changes nothing', async () => {
+    writeFileSync(table, MINE);
+    await expect(schedule('install', { backend: 'cron', every: '90s' })).rejects.toThrow(/--every 90s cannot be a cron interval/);
+    await expect(schedule('install', { backend: 'cron', every: 'soon' })).rejects.toThrow(/--every "soon" is not an interval/);
+    await expect(schedule('install', { backend: 'cronie' })).rejects.toThrow(/--backend "cronie" is not a backend; use one of cron, launchd, systemd/);
+    if (process.platform !== 'darwin') await expect(schedule('install', { backend: 'launchd' })).rejects.toMatchObject({ exitCode: 2 });
+    expect(crontab()).toBe(MINE);
+    expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
+  });
+
+  describe.skipIf(process.platform === 'darwin')('systemd (a fake systemctl)', () => {
+    const fakeSystemctl = (userManager: boolean) => {
+      const bin = join(sb.dir, 'bin');
+      const script = join(bin, 'systemctl');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(script, `#!/bin/sh\necho "$*" >> "${join(sb.dir, 'systemctl.log')}"\n[ "$2" = show-environment ] && exit ${userManager ? 0 : 1}\nexit 0\n`);
+      chmodSync(script, 0o755);
+      return { PATH: `${bin}:${sb.env.PATH}` };
+    };
+    const calls = () => (existsSync(join(sb.dir, 'systemctl.log')) ? readFileSync(join(sb.dir, 'systemctl.log'), 'utf8').trim().split('\n') : []);
+
+    it('is the default where a user manager answers: units written, enabled and started; uninstall removes them', async () => {
+      const path = fakeSystemctl(true);
+      const r = await schedule('install', { every: '3m' }, path);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('loginctl enable-linger');
+      const dir = join(sb.env.XDG_CONFIG_HOME as string, 'systemd', 'user');
+      const unit = /^overnight-reconcile-[0-9a-f]{8}$/;
+      const names = calls().find((c) => c.startsWith('--user enable --now '))?.split(' ').pop() as string;
+      expect(names.replace(/\.timer$/, '')).toMatch(unit);
+      const timer = readFileSync(join(dir, names), 'utf8');
+      expect(timer).toContain('OnUnitActiveSec=180s');
+      const service = readFileSync(join(dir, names.replace(/\.timer$/, '.service')), 'utf8');
+      expect(service).toContain(`Environment=OVERNIGHT_HOME=${sb.runs}`);
+      expect(service).toContain(`ExecStart=${process.execPath} ${BIN} reconcile`);
+      expect(calls().slice(0, 3)).toEqual(['--user show-environment', '--user daemon-reload', `--user enable --now ${names}`]);
+      expect(marker()).toMatchObject({ backend: 'systemd', everySeconds: 180 });
+      expect(crontab()).toBeNull(); // cron untouched
+
+      const st = await schedule('status', {}, path);
+      expect(st.stdout).toContain('schedule:  systemd, every 3m');
+      await schedule('uninstall', {}, path);
+      expect(existsSync(join(dir, names))).toBe(false);
+      expect(existsSync(join(dir, names.replace(/\.timer$/, '.service')))).toBe(false);
+      expect(calls()).toContain(`--user disable --now ${names}`);
+    });
+
+    it('falls back to cron without a user manager; switching backends leaves one entry', async () => {
+      writeFileSync(table, MINE);
+      const r = await schedule('install', {}, fakeSystemctl(false));
+      expect(r.stdout).toContain('cron: ');
+      expect(findCronBlock(crontab() as string, sb.runs)).not.toBeNull();
+      const switched = await schedule('install', { backend: 'systemd' }, fakeSystemctl(true));
+      expect(switched.stdout).toContain('removed the cron entry');
+      expect(crontab()).toBe(MINE + '\n');
+      expect(marker().backend).toBe('systemd');
+    });
+  });
+});

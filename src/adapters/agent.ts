@@ -54,7 +54,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime))) throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
   const { Tmux } = await import('./tmux.js');
-  const tmux = new Tmux(s.spec.paths.tmux);
+  const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
   writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
   writeSession(s.paths, session);
@@ -104,7 +104,7 @@ export async function armWakeTimer(spec: RunSpec, paths: RunPaths, until: Date, 
   return true;
 }
 
-export async function removeTmuxSession(tmuxBin: string, id: string): Promise<void> {
+export async function removeTmuxSession(tmuxBin: string, id: string, socket: string | null = null): Promise<void> {
   const { Tmux } = await import('./tmux.js');
-  await new Tmux(tmuxBin).killSession(tmuxSessionName(id));
+  await new Tmux(tmuxBin, socket).killSession(tmuxSessionName(id));
 }

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { execa } from 'execa';
 
 // Thin adapter over the tmux binary. `=name` targets match a session name exactly.
@@ -13,10 +15,15 @@ function tmuxEnv(): Record<string, string | undefined> {
 }
 
 export class Tmux {
-  constructor(readonly bin: string) {}
+  /** `socket`: the server the run was started on; null for the caller's default. */
+  constructor(
+    readonly bin: string,
+    readonly socket: string | null = null,
+  ) {}
 
   private run(args: string[]) {
-    return execa(this.bin, args, { env: tmuxEnv(), extendEnv: true, reject: false, stdin: 'ignore' });
+    const server = this.socket ? ['-S', this.socket] : [];
+    return execa(this.bin, [...server, ...args], { env: tmuxEnv(), extendEnv: true, reject: false, stdin: 'ignore' });
   }
 
   /** Every session's first pane, read once per pass. No server means no sessions. */
@@ -34,6 +41,8 @@ export class Tmux {
 
   /** Starts `argv` directly (several arguments: tmux execs them without a shell). */
   async newSession(name: string, cwd: string, argv: string[]): Promise<void> {
+    // tmux makes its own default socket's directory, but not one given with -S.
+    if (this.socket) mkdirSync(dirname(this.socket), { recursive: true, mode: 0o700 });
     const r = await this.run(['new-session', '-d', '-s', name, '-c', cwd, '-x', '200', '-y', '50', '--', ...argv]);
     if (r.exitCode !== 0) throw new Error(`tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`);
   }

@@ -18,6 +18,7 @@ import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { supervisionWarning } from '../core/format.js';
 import { resolveExecutable } from '../adapters/which.js';
+import { defaultSocket } from '../adapters/tmux-socket.js';
 import type { Io } from './io.js';
 
 export interface LaunchOptions {
@@ -80,7 +81,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
         stopGrace: settings.stopGrace,
       },
       maxCost: settings.maxCost,
-      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH },
+      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: defaultSocket(io.env) },
     };
     await createWorkspace(root, spec, io.env);
     const paths = runPaths(root, id);

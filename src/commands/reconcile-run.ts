@@ -22,18 +22,24 @@ export interface PassContext {
   io: Io;
   /** Set when another pass reclaimed the lock: from then on this one starts and finishes nothing. */
   lockLost?: boolean;
-  /** tmux is asked once per pass, and only if some run needs it. */
-  panes?: Promise<Map<string, PaneInfo>>;
+  /** tmux is asked once per pass and server, and only if some run needs it. */
+  panes?: Map<string, Promise<Map<string, PaneInfo>>>;
 }
 
-export function panesOf(ctx: PassContext, tmuxBin: string): Promise<Map<string, PaneInfo>> {
-  ctx.panes ??= import('../adapters/tmux.js').then(({ Tmux }) => new Tmux(tmuxBin).panes());
-  return ctx.panes;
+export function panesOf(ctx: PassContext, spec: RunSpec): Promise<Map<string, PaneInfo>> {
+  ctx.panes ??= new Map();
+  const key = spec.paths.tmuxSocket ?? '';
+  let panes = ctx.panes.get(key);
+  if (!panes) {
+    panes = import('../adapters/tmux.js').then(({ Tmux }) => new Tmux(spec.paths.tmux, spec.paths.tmuxSocket).panes());
+    ctx.panes.set(key, panes);
+  }
+  return panes;
 }
 
 export async function observeRun(id: string, paths: RunPaths, ctx: PassContext): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
-  const obs = await observe(paths, spec, () => panesOf(ctx, spec.paths.tmux), ctx.io.env);
+  const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env);
   return { spec, obs };
 }
 
@@ -52,7 +58,7 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
   const session = readSession(paths);
   await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
-  if (tmuxBin) await removeTmuxSession(tmuxBin, id);
+  if (tmuxBin) await removeTmuxSession(tmuxBin, id, spec?.paths.tmuxSocket ?? null);
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
@@ -112,7 +118,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'cleanup':
     case 'finish': {
       if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace));
-      await removeTmuxSession(spec.paths.tmux, id);
+      await removeTmuxSession(spec.paths.tmux, id, spec.paths.tmuxSocket);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
       await finalizeFinished(id, paths, now);

@@ -79,7 +79,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       stop_grace: l.stopGrace,
     },
     max_cost_usd: spec.maxCost,
-    paths: { ...spec.paths },
+    paths: { claude: spec.paths.claude, tmux: spec.paths.tmux, node: spec.paths.node, cli: spec.paths.cli, tmux_socket: spec.paths.tmuxSocket },
   };
 }
 
@@ -123,6 +123,13 @@ export function specFromDoc(doc: unknown): RunSpec {
       stopGrace: l.stop_grace === undefined ? 10 : num('stop_grace'),
     },
     maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
-    paths: { claude: str('claude', p), tmux: str('tmux', p), node: str('node', p), cli: str('cli', p) },
+    paths: {
+      claude: str('claude', p),
+      tmux: str('tmux', p),
+      node: str('node', p),
+      cli: str('cli', p),
+      // Runs launched before the socket was recorded use whatever server the caller's environment names.
+      tmuxSocket: typeof p.tmux_socket === 'string' && p.tmux_socket !== '' ? p.tmux_socket : null,
+    },
   };
 }

@@ -35,8 +35,11 @@ export interface RunSpec {
   limits: Limits;
   /** Spend cap for the whole run in USD, or null for none. */
   maxCost: number | null;
-  /** Absolute paths resolved at launch, so a scheduler's PATH does not matter. */
-  paths: { claude: string; tmux: string; node: string; cli: string };
+  /**
+   * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
+   * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.
+   */
+  paths: { claude: string; tmux: string; node: string; cli: string; tmuxSocket: string | null };
 }
 
 /**

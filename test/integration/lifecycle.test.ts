@@ -123,4 +123,15 @@ describe('lifecycle', () => {
     expect(r.stderr).toContain('nosuchrun');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('the run keeps its tmux server: stop from a shell without the launching TMUX_TMPDIR still removes its session', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Remember my server', ['--duration', '1h']);
+    await sb.agentPid(id);
+    expect(sb.read(sb.ws(id, 'run.yaml'))).toContain(`tmux_socket: ${sb.env.TMUX_TMPDIR}/tmux-`);
+    const stopped = await sb.run(['stop', id], { env: { TMUX_TMPDIR: undefined } });
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(await sb.hasSession(id)).toBe(false);
+  });
 });
+

@@ -17,7 +17,7 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     allowedTools: ['Read', 'Write'],
     limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300, maxTranscript: 256 * 1024 * 1024, stopGrace: 10 },
     maxCost: null,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
+    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js', tmuxSocket: null },
     ...over,
   };
 }

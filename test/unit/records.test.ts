@@ -140,7 +140,7 @@ function spec(): RunSpec {
     allowedTools: ['Read', 'Bash(git log:*)'],
     limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
     maxCost: 12.5,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js' },
+    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js', tmuxSocket: '/tmp/tmux-1000/default' },
   };
 }
 
@@ -199,4 +199,10 @@ test('restart.log lines written before the uptime column are still read', () => 
   expect(parseRestartLog('2026-11-22T01:02:03.456Z\tresume\texit=1\tagent ended (exit 1)\n')).toEqual([
     { at: new Date('2026-11-22T01:02:03.456Z'), mode: 'resume', exit: 1, uptime: null, reason: 'agent ended (exit 1)' },
   ]);
+});
+
+test('a run.yaml written before the tmux socket was recorded reads as the default server', () => {
+  const doc = specToDoc(spec()) as { paths: Record<string, unknown> };
+  delete doc.paths.tmux_socket;
+  expect(specFromDoc(doc).paths.tmuxSocket).toBeNull();
 });

@@ -32,6 +32,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .option('--dry-run', 'print the decisions without acting')
     .option('--json', 'print the outcomes as JSON')
     .addOption(new Option('--retry-lock <ms>', 'keep trying for a held lock (used by the wrapper)').argParser(Number).hideHelp())
+    .addOption(new Option('--scheduled', 'the pass was started by the installed schedule (recorded in the heartbeat)').hideHelp())
     .action(async (opts) => {
       const { reconcileCommand } = await import('./commands/reconcile.js');
       setExitCode(await reconcileCommand(opts, io));

@@ -32,6 +32,8 @@ export function removeScheduleMarker(root: string): void {
 
 export interface Heartbeat {
   at: string;
+  /** When the installed schedule last ran a pass (passes started otherwise leave it as it was). */
+  scheduledAt?: string;
   durationMs?: number;
   runs?: number;
   actions?: number;
@@ -45,5 +47,6 @@ export function readHeartbeat(root: string): Heartbeat | null {
 export function readSupervision(root: string): { schedule: ScheduleMarker | null; lastPassAt: Date | null } {
   const marker = readScheduleMarker(root);
   const beat = readHeartbeat(root);
-  return { schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds }, lastPassAt: beat ? new Date(beat.at) : null };
+  const scheduled = beat?.scheduledAt ? new Date(beat.scheduledAt) : null;
+  return { schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds }, lastPassAt: scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : null };
 }

@@ -4,6 +4,7 @@ import { finishedFiles, rootPaths, runPaths } from '../core/paths.js';
 import { describeAction, stateAfter, stateOf } from '../core/state.js';
 import type { Action } from '../core/types.js';
 import { settingsWithWarnings } from './settings.js';
+import { readHeartbeat } from '../adapters/supervision.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
 import { listRunIds } from '../adapters/store.js';
@@ -15,6 +16,8 @@ export interface ReconcileOptions {
   json?: boolean;
   /** Milliseconds to keep trying for a held lock (the wrapper's and the backoff timer's passes). */
   retryLock?: number;
+  /** The pass was started by the installed schedule (cron, launchd, systemd). */
+  scheduled?: boolean;
 }
 
 interface Outcome {
@@ -81,7 +84,11 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
       if (opts.dryRun || !exists(rp.passRequested)) break;
     }
     if (!opts.dryRun) {
-      const heartbeat = { at: io.now().toISOString(), durationMs: Date.now() - started, runs: ids.length, actions: outcomes.filter((o) => o.action !== 'none').length };
+      // scheduledAt is when the installed schedule last ran a pass: the proof that it fires, which
+      // passes started by an agent's exit or by hand must not fake.
+      const at = io.now().toISOString();
+      const scheduledAt = opts.scheduled ? at : readHeartbeat(root)?.scheduledAt;
+      const heartbeat = { at, durationMs: Date.now() - started, runs: ids.length, actions: outcomes.filter((o) => o.action !== 'none').length, ...(scheduledAt ? { scheduledAt } : {}) };
       writeFileAtomic(rp.heartbeat, JSON.stringify(heartbeat) + '\n');
     }
   } finally {

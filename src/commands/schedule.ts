@@ -99,13 +99,6 @@ async function install(settings: Settings, chosen: Backend | undefined, opts: Sc
   // The log is appended to in the runs root: it must exist before the first pass.
   mkdirSync(root, { recursive: true, mode: 0o700 });
 
-  // One scheduler per runs root: an entry left in another backend is taken out first.
-  const elsewhere = (await sched.findEntries(root, names, io.env)).filter((e) => e.backend !== backend);
-  for (const e of elsewhere) {
-    await removeEntry(e.backend, root, io.env);
-    if (!opts.json) io.stdout(`removed the ${e.backend} entry for ${root} (${e.where}): ${backend} replaces it`);
-  }
-
   let where: string;
   if (backend === 'cron') {
     await sched.editUserCrontab(root, cronBlock(values), io.env);
@@ -115,6 +108,13 @@ async function install(settings: Settings, chosen: Backend | undefined, opts: Sc
   } else {
     where = (await sched.installSystemd(names, systemdUnits(values), io.env)).timer;
   }
+  // One scheduler per runs root: an entry in another backend goes, once the new one is in place.
+  const elsewhere = (await sched.findEntries(root, names, io.env)).filter((e) => e.backend !== backend);
+  for (const e of elsewhere) {
+    await removeEntry(e.backend, root, io.env);
+    if (!opts.json) io.stdout(`removed the ${e.backend} entry for ${root} (${e.where}): ${backend} replaces it`);
+  }
+
   const installedAt = io.now().toISOString();
   writeScheduleMarker(root, { backend, everySeconds, installedAt, path: values.path, node: values.node, env: defaultRoot ? {} : { OVERNIGHT_HOME: root } });
 
@@ -161,15 +161,17 @@ async function status(root: string, names: ReturnType<typeof scheduleNames>, onl
   const beat = readHeartbeat(root);
   const now = io.now();
   const every = entries.find((e) => e.everySeconds !== null)?.everySeconds ?? marker?.everySeconds ?? null;
-  const age = beat ? (now.getTime() - new Date(beat.at).getTime()) / 1000 : null;
+  // Only passes the schedule ran count as proof that it fires (an agent's exit starts passes too).
+  const scheduledAt = beat?.scheduledAt ?? null;
+  const age = scheduledAt ? (now.getTime() - new Date(scheduledAt).getTime()) / 1000 : null;
   const warnings: string[] = [];
   if (entries.length === 0) warnings.push(`no schedule is installed for ${root}: nothing restarts crashed runs between exits; run \`overnight schedule install\``);
   if (entries.length > 1) warnings.push(`${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; \`overnight schedule install --backend <one>\` keeps one`);
   if (marker && !entries.some((e) => e.backend === marker.backend) && (!only || only === marker.backend)) {
     warnings.push(`${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; run \`overnight schedule install\` again`);
   }
-  if (entries.length > 0 && every !== null && age !== null && age > 2 * every) warnings.push(`no reconcile pass for ${formatDuration(age)}, more than two intervals: check ${names.log} and \`overnight doctor\``);
-  if (entries.length > 0 && !beat) warnings.push(`no reconcile pass has run yet; check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`);
+  if (entries.length > 0 && every !== null && age !== null && age > 2 * every) warnings.push(`no scheduled pass for ${formatDuration(age)}, more than two intervals: check ${names.log} and \`overnight doctor\``);
+  if (entries.length > 0 && !scheduledAt) warnings.push(`no scheduled pass has run yet; check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`);
 
   if (opts.json) {
     io.stdout(JSON.stringify({ runsRoot: root, installed: entries.length > 0, entries, marker, lastPass: beat, warnings }, null, 2));
@@ -184,6 +186,7 @@ async function status(root: string, names: ReturnType<typeof scheduleNames>, onl
   } else {
     io.stdout('last pass: never');
   }
+  io.stdout(`last scheduled pass: ${scheduledAt ? `${ago(scheduledAt, now)} (${scheduledAt})` : 'never'}`);
   for (const w of warnings) io.stdout(`warning: ${w}`);
   return 0;
 }

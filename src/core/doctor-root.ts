@@ -145,9 +145,10 @@ export function parseScheduleMarker(raw: unknown): ScheduleEntry | null {
   return entry;
 }
 
-/** When the heartbeat says the last pass ran, or null. */
+/** When the heartbeat says the schedule last ran a pass, or null. */
 export function heartbeatAt(raw: unknown): Date | null {
-  const at = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).at : undefined;
+  // Only a pass the schedule ran proves that it fires; an agent's exit starts passes too.
+  const at = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).scheduledAt : undefined;
   const date = typeof at === 'string' ? new Date(at) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
@@ -170,13 +171,13 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
   const name = 'schedule';
   const last = heartbeatAt(f.heartbeat);
   const age = (d: Date) => Math.max(0, (now.getTime() - d.getTime()) / 1000);
-  const lastText = last ? `the last pass ran ${formatDuration(age(last))} ago` : 'no pass has run';
+  const lastText = last ? `the last scheduled pass ran ${formatDuration(age(last))} ago` : 'no scheduled pass has run';
   if (f.markerError) return { name, status: 'problem', detail: `${f.markerPath} cannot be read (${f.markerError})`, fix: 'run `overnight schedule install` again' };
   if (f.marker === undefined) {
     return {
       name,
       status: 'warning',
-      detail: `no schedule installed (${lastText}): only an agent's exit starts a pass, so end times, reboots and killed wrappers go unhandled`,
+      detail: "no schedule installed: only an agent's exit starts a pass, so end times, hangs, reboots and killed wrappers go unhandled",
       fix: 'overnight schedule install',
     };
   }
@@ -191,7 +192,7 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
     return { name, status: 'ok', detail: `${every}; ${lastText}` };
   }
   if (entry.installedAt && age(entry.installedAt) > limit) {
-    return { name, status: 'problem', detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no pass has run`, fix };
+    return { name, status: 'problem', detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no scheduled pass has run`, fix };
   }
   return { name, status: 'ok', detail: `${every}; installed${entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : ''}, the first pass is still to come` };
 }

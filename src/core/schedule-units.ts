@@ -30,6 +30,7 @@ export function launchdPlist(v: ScheduleValues, comment?: string): string {
     `    <string>${xml(v.node)}</string>`,
     `    <string>${xml(v.cli)}</string>`,
     '    <string>reconcile</string>',
+    '    <string>--scheduled</string>',
     '  </array>',
     '  <key>EnvironmentVariables</key>',
     '  <dict>',
@@ -85,8 +86,10 @@ export function systemdUnits(v: ScheduleValues): SystemdUnits {
     '',
     '[Service]',
     'Type=oneshot',
+    // A pass may start the tmux server that holds the agents: it must outlive the pass.
+    'KillMode=process',
     ...scheduleEnv(v).map(([name, value]) => `Environment=${unitWord(`${name}=${value}`, false)}`),
-    `ExecStart=${[v.node, v.cli, 'reconcile'].map((w) => unitWord(w, true)).join(' ')}`,
+    `ExecStart=${[v.node, v.cli, 'reconcile', '--scheduled'].map((w) => unitWord(w, true)).join(' ')}`,
     `StandardOutput=append:${unitEscape(names.log, false)}`,
     `StandardError=append:${unitEscape(names.log, false)}`,
     '',
@@ -98,11 +101,11 @@ export function systemdUnits(v: ScheduleValues): SystemdUnits {
     '',
     '[Timer]',
     `Unit=${names.unit}.service`,
-    // A first pass soon after boot (or at once when enabled later), then one per interval.
-    'OnBootSec=1min',
+    // A first pass a minute after the user manager starts (login or boot with linger), then one
+    // per interval. No Persistent=: its stamp can leave an interval-only timer with nothing to count from.
+    'OnStartupSec=1min',
     `OnUnitActiveSec=${v.everySeconds}s`,
     'AccuracySec=1s',
-    'Persistent=true',
     '',
     '[Install]',
     'WantedBy=timers.target',

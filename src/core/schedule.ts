@@ -149,7 +149,7 @@ export function cronBlock(v: ScheduleValues): string {
   checkValues(v);
   const { begin, end } = cronMarkers(v.runsRoot);
   const env = scheduleEnv(v).map(([name, value]) => `${name}=${shellQuote(value)}`);
-  const command = [...env, shellQuote(v.node), shellQuote(v.cli), 'reconcile', '>>', shellQuote(scheduleNames(v.runsRoot, v.defaultRoot).log), '2>&1'].join(' ');
+  const command = [...env, shellQuote(v.node), shellQuote(v.cli), 'reconcile', '--scheduled', '>>', shellQuote(scheduleNames(v.runsRoot, v.defaultRoot).log), '2>&1'].join(' ');
   // cron turns an unescaped % into a newline; it drops the backslash of \% before sh sees it.
   const line = `${cronTimeFields(v.everySeconds)} ${command.replace(/%/g, '\\%')}`;
   const note = `# written by \`overnight schedule install\` (every ${formatDuration(v.everySeconds)}); \`overnight schedule uninstall\` removes this block`;

@@ -38,9 +38,10 @@ describe('backoff and continuation', () => {
       },
       { timeout: 15_000, what: 'a waiting row' },
     );
-    expect(row.state).toBe('waiting');
-    expect(row.reason).toMatch(/^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/);
-    expect(restarts(id)).toHaveLength(1);
+    const seen = JSON.stringify({ row, log: sb.read(sb.ws(id, 'restart.log')), events: sb.read(sb.ws(id, '.overnight/events.jsonl')) });
+    expect(row.state, seen).toBe('waiting');
+    expect(row.reason, seen).toMatch(/^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/);
+    expect(restarts(id), seen).toHaveLength(1);
   });
 
   it('a clean exit with time left continues the same conversation, not counted as a restart', async () => {

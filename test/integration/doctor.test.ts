@@ -108,10 +108,10 @@ describe('doctor', () => {
     mkdirSync(env.OVERNIGHT_HOME as string, { mode: 0o700 });
     const now = new Date();
     writeFileSync(join(env.OVERNIGHT_HOME as string, '.schedule.json'), JSON.stringify({ backend: 'cron', everySeconds: 60, installedAt: now.toISOString(), path: `${bin}:/usr/bin:/bin` }));
-    writeFileSync(join(env.OVERNIGHT_HOME as string, '.heartbeat.json'), JSON.stringify({ at: now.toISOString(), durationMs: 5, runs: 0, actions: 0 }));
+    writeFileSync(join(env.OVERNIGHT_HOME as string, '.heartbeat.json'), JSON.stringify({ at: now.toISOString(), scheduledAt: now.toISOString(), durationMs: 5, runs: 0, actions: 0 }));
     const installed = await report({ asScheduler: true });
     expect(installed.check('agent').status).toBe('ok');
-    expect(installed.check('schedule')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^cron every 1m; the last pass ran/) });
+    expect(installed.check('schedule')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^cron every 1m; the last scheduled pass ran/) });
     expect(installed.code).toBe(0);
 
     // An entry whose PATH finds the agent but not the node its `#!/usr/bin/env node` needs.

@@ -46,7 +46,7 @@ describe('schedule (fake crontab)', () => {
     expect(block?.everySeconds).toBe(300);
     const tmux = resolveExecutable('tmux') as string;
     const path = [dirname(process.execPath), dirname(tmux), dirname(FAKE_CLAUDE), '/usr/local/bin', '/usr/bin', '/bin'].filter((d, i, all) => all.indexOf(d) === i).join(':');
-    expect(line).toBe(`*/5 * * * * PATH=${path} OVERNIGHT_HOME=${sb.runs} ${process.execPath} ${BIN} reconcile >> ${sb.runs}/reconcile.log 2>&1`);
+    expect(line).toBe(`*/5 * * * * PATH=${path} OVERNIGHT_HOME=${sb.runs} ${process.execPath} ${BIN} reconcile --scheduled >> ${sb.runs}/reconcile.log 2>&1`);
     expect(marker()).toMatchObject({ backend: 'cron', everySeconds: 300 });
 
     const second = await schedule('install', { backend: 'cron' });
@@ -99,16 +99,16 @@ describe('schedule (fake crontab)', () => {
     expect(st.stdout).toContain('schedule:  cron, every 2m (crontab)');
     expect(st.stdout).toContain('last pass: never');
 
-    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 90_000).toISOString(), durationMs: 120, runs: 3, actions: 1 }) + '\n');
+    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 90_000).toISOString(), scheduledAt: new Date(Date.now() - 90_000).toISOString(), durationMs: 120, runs: 3, actions: 1 }) + '\n');
     st = await schedule('status');
     expect(st.stdout).toMatch(/last pass: 1m30s ago \(.*; took 120 ms, 3 runs, 1 action\)/);
     expect(st.stdout).not.toContain('warning');
 
-    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 600_000).toISOString(), durationMs: 5, runs: 0, actions: 0 }) + '\n');
+    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 600_000).toISOString(), scheduledAt: new Date(Date.now() - 600_000).toISOString(), durationMs: 5, runs: 0, actions: 0 }) + '\n');
     const json = JSON.parse((await schedule('status', { json: true })).stdout) as { installed: boolean; entries: { backend: string; everySeconds: number }[]; warnings: string[] };
     expect(json.installed).toBe(true);
     expect(json.entries).toEqual([{ backend: 'cron', everySeconds: 120, where: 'crontab' }]);
-    expect(json.warnings.join('\n')).toMatch(/no reconcile pass for 10m, more than two intervals/);
+    expect(json.warnings.join('\n')).toMatch(/no scheduled pass for 10m, more than two intervals/);
   });
 
   it('refuses what it cannot write, naming the value, and changes nothing', async () => {

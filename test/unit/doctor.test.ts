@@ -99,15 +99,15 @@ describe('node path', () => {
 describe('schedule', () => {
   const NOW = new Date('2026-11-22T03:00:00Z');
   const marker = { backend: 'cron', everySeconds: 300, installedAt: '2026-11-21T22:00:00Z' };
-  const facts = (over: Partial<ScheduleFacts> = {}): ScheduleFacts => ({ markerPath: '/r/.schedule.json', marker, heartbeat: { at: '2026-11-22T02:58:00Z', runs: 1 }, ...over });
+  const facts = (over: Partial<ScheduleFacts> = {}): ScheduleFacts => ({ markerPath: '/r/.schedule.json', marker, heartbeat: { at: '2026-11-22T02:58:00Z', scheduledAt: '2026-11-22T02:58:00Z', runs: 1 }, ...over });
   test.each<[string, Partial<ScheduleFacts>, CheckStatus, RegExp]>([
-    ['fresh heartbeat', {}, 'ok', /cron every 5m; the last pass ran 2m ago/],
-    ['heartbeat exactly two intervals old', { heartbeat: { at: '2026-11-22T02:50:00Z' } }, 'ok', /10m ago/],
-    ['stale heartbeat', { heartbeat: { at: '2026-11-22T01:00:00Z' } }, 'problem', /cron every 5m, but the last pass ran 2h ago \(more than two intervals\)/],
-    ['installed long ago, no pass', { heartbeat: undefined }, 'problem', /installed 5h ago, but no pass has run/],
+    ['fresh heartbeat', {}, 'ok', /cron every 5m; the last scheduled pass ran 2m ago/],
+    ['heartbeat exactly two intervals old', { heartbeat: { at: '2026-11-22T02:50:00Z', scheduledAt: '2026-11-22T02:50:00Z' } }, 'ok', /10m ago/],
+    ['stale heartbeat', { heartbeat: { at: '2026-11-22T01:00:00Z', scheduledAt: '2026-11-22T01:00:00Z' } }, 'problem', /cron every 5m, but the last scheduled pass ran 2h ago \(more than two intervals\)/],
+    ['installed long ago, no pass', { heartbeat: undefined }, 'problem', /installed 5h ago, but no scheduled pass has run/],
     ['just installed, no pass yet', { heartbeat: undefined, marker: { ...marker, installedAt: '2026-11-22T02:59:00Z' } }, 'ok', /first pass is still to come/],
-    ['no schedule', { marker: undefined, heartbeat: undefined }, 'warning', /no schedule installed \(no pass has run\)/],
-    ['no schedule, passes by hand', { marker: undefined }, 'warning', /no schedule installed \(the last pass ran 2m ago\)/],
+    ['no schedule', { marker: undefined, heartbeat: undefined }, 'warning', /^no schedule installed: only an agent's exit starts a pass/],
+    ['passes by hand or by exits prove nothing about the schedule', { heartbeat: { at: '2026-11-22T02:59:00Z' } }, 'problem', /installed 5h ago, but no scheduled pass has run/],
     ['unreadable marker', { marker: undefined, markerError: 'Unexpected token' }, 'problem', /cannot be read \(Unexpected token\)/],
     ['not a marker', { marker: { backend: 'cron' } }, 'problem', /is not a schedule marker/],
   ])('%s', (_name, over, status, detail) => {
@@ -118,7 +118,7 @@ describe('schedule', () => {
   });
 
   test('the stale fix names the backend', () => {
-    const r = checkSchedule(facts({ marker: { ...marker, backend: 'systemd' }, heartbeat: { at: '2026-11-21T01:00:00Z' } }), NOW);
+    const r = checkSchedule(facts({ marker: { ...marker, backend: 'systemd' }, heartbeat: { at: '2026-11-21T01:00:00Z', scheduledAt: '2026-11-21T01:00:00Z' } }), NOW);
     expect(r.fix).toMatch(/enable-linger/);
   });
 

@@ -51,7 +51,7 @@ describe('golden entries', () => {
 
   test('the cron line carries PATH and OVERNIGHT_HOME before the command and appends to the log', () => {
     const line = cronBlock({ ...VALUES, runsRoot: '/data/runs', defaultRoot: false }).split('\n')[2];
-    expect(line).toBe(`*/5 * * * * PATH=${VALUES.path} OVERNIGHT_HOME=/data/runs ${VALUES.node} ${VALUES.cli} reconcile >> /data/runs/reconcile.log 2>&1`);
+    expect(line).toBe(`*/5 * * * * PATH=${VALUES.path} OVERNIGHT_HOME=/data/runs ${VALUES.node} ${VALUES.cli} reconcile --scheduled >> /data/runs/reconcile.log 2>&1`);
     expect(cronBlock(VALUES)).not.toContain('OVERNIGHT_HOME');
   });
 

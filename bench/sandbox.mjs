@@ -1,7 +1,7 @@
 // The benchmark's world: a temp HOME, runs root and tmux server, filled with runs made by the
 // product itself (`overnight launch` / `overnight stop`) so that every file is in its real format.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,9 @@ export async function makeFinishedRuns(sb, count) {
     const id = finishedId(i);
     const dst = join(sb.runs, id);
     cpSync(src, dst, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+    // cpSync keeps files' times, not directories': findings/ must look untouched, as in a real run.
+    const findings = statSync(join(src, 'findings'));
+    utimesSync(join(dst, 'findings'), findings.atime, findings.mtime);
     for (const f of ['run.yaml', join('.overnight', 'final.json')]) {
       const path = join(dst, f);
       writeFileSync(path, readFileSync(path, 'utf8').split(template.id).join(id));

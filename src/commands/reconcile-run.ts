@@ -11,7 +11,7 @@ import { resolveExecutable } from '../adapters/which.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import { archiveTranscript } from '../adapters/transcript.js';
 import type { PaneInfo } from '../adapters/tmux.js';
-import { buildRow } from './summary.js';
+import { buildRow, countsStamp } from './summary.js';
 import type { Io } from './io.js';
 
 // Acting on one run's decision, through the adapters, and recording what was done.
@@ -63,7 +63,7 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
     const obs = await observe(paths, spec, async () => new Map(), process.env);
-    writeFileAtomic(paths.final, JSON.stringify(buildRow(id, paths, spec, obs, now)) + '\n');
+    writeFileAtomic(paths.final, JSON.stringify({ ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) }) + '\n');
   }
   return true;
 }

@@ -9,7 +9,7 @@ import { readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
 import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
 import { observeRun, type PassContext } from './reconcile-run.js';
-import { brokenRow, buildRow, countFindings, countQuestions, type StatusRow } from './summary.js';
+import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './summary.js';
 import { runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
 
@@ -77,7 +77,12 @@ async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
   const paths = runPaths(ctx.root, id);
   // A finished run's summary was written once; only what the user may still edit is read again.
   const final = hasSentinel(paths) ? readFinal(paths) : null;
-  if (final) return { ...final, findings: countFindings(paths.findings), questions: countQuestions(paths) };
+  if (final) {
+    // The user may still answer questions (or add findings): count again only if those changed.
+    const { countsStamp: stamp, ...row } = final;
+    if (stamp !== undefined && stamp === countsStamp(paths)) return row;
+    return { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) };
+  }
   try {
     const { spec, obs } = await observeRun(id, paths, ctx);
     return buildRow(id, paths, spec, obs, ctx.io.now());
@@ -93,10 +98,10 @@ async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
   }
 }
 
-function readFinal(paths: RunPaths): StatusRow | null {
+function readFinal(paths: RunPaths): (StatusRow & { countsStamp?: string }) | null {
   try {
     const text = readText(paths.final);
-    return text ? (JSON.parse(text) as StatusRow) : null;
+    return text ? (JSON.parse(text) as StatusRow & { countsStamp?: string }) : null;
   } catch {
     return null;
   }

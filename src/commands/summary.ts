@@ -34,6 +34,11 @@ export function lastTransition(paths: RunPaths): Record<string, unknown> | null 
   return null;
 }
 
+/** When findings/ and questions.md last changed: a finished run's counts are redone only then. */
+export function countsStamp(paths: RunPaths): string {
+  return `${mtime(paths.findings)?.getTime() ?? 0}:${mtime(paths.questions)?.getTime() ?? 0}`;
+}
+
 /** Files under findings/, at any depth, hidden ones aside. Walked by hand: usually flat, and cheaper so. */
 export function countFindings(dir: string): number {
   let entries;

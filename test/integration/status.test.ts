@@ -134,4 +134,18 @@ describe('status', () => {
     expect(unknown.stderr).toContain('nosuchrun');
     await waitFor(() => sb.hasSession(other.id));
   });
+
+  it('a finished run keeps counting what the user changes: an answered question, an added finding', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Answer me', ['--duration', '1h']);
+    await sb.agentPid(id);
+    writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
+    expect((await sb.run(['stop', id])).exitCode).toBe(0);
+    const row = async () => (JSON.parse((await sb.run(['status', '--json'])).stdout) as { questions: number; findings: number }[])[0];
+    expect(await row()).toMatchObject({ questions: 1, findings: 0 });
+    writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n');
+    writeFileSync(sb.ws(id, 'findings', 'late.md'), '# Added in the morning\n');
+    expect(await row()).toMatchObject({ questions: 0, findings: 1 });
+  });
 });
+

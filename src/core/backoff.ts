@@ -20,9 +20,13 @@ export function failureStreak(restarts: readonly RestartEntry[], lastUptime: num
   return streak;
 }
 
-/** Seconds to wait before the next start: none after one failure, then backoff doubling up to backoff_max. */
+/** Seconds to wait after `failures` in a row: none after one, then backoff doubling up to backoff_max. */
+export function backoffFor(failures: number, limits: Limits): number {
+  if (failures <= 1) return 0;
+  return Math.min(limits.backoff * 2 ** (failures - 2), limits.backoffMax);
+}
+
+/** Seconds to wait before the next start, from the streak of unhealthy sessions in restart.log. */
 export function restartDelay(restarts: readonly RestartEntry[], lastUptime: number, limits: Limits): number {
-  const streak = failureStreak(restarts, lastUptime, limits);
-  if (streak <= 1) return 0;
-  return Math.min(limits.backoff * 2 ** (streak - 2), limits.backoffMax);
+  return backoffFor(failureStreak(restarts, lastUptime, limits), limits);
 }

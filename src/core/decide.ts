@@ -1,5 +1,5 @@
 import { format } from 'date-fns/format';
-import { restartDelay } from './backoff.js';
+import { backoffFor, restartDelay } from './backoff.js';
 import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
 import { formatDuration } from './duration.js';
 import { oneLine } from './text.js';
@@ -116,16 +116,19 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const endedAt = obs.exit?.at ?? obs.outputAt ?? session.startedAt;
   const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
 
+  // How the session ended, named once; the agent's own error text says more than an exit status.
+  const endClass = classifyEnd({ exitCode, result: obs.result, limited: obs.limit !== null, auth: obs.authFailures > 0, reportExists: obs.reportExists, stoppedByUs: obs.hung });
+  const errorText = obs.result?.isError && obs.result.text ? oneLine(obs.result.text, 120) : null;
+
   if (session.mode === 'synthesis' && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
   // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
-  if (obs.limit) return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
+  if (endClass === 'usage-limit' && obs.limit) return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
   // Refused credentials have their own count: retried once (a token may have been refreshed), then the fix.
-  if (obs.authFailures >= AUTH_TRIES) {
-    const said = obs.result?.text ? oneLine(obs.result.text, 120) : how;
-    return { kind: 'finish', sentinel: 'FAILED', reason: `authentication failed ${obs.authFailures} times in a row (${said}); ${AUTH_FIX}`, stopAgent: false };
-  }
-  if (obs.authFailures > 0 && session.mode !== 'synthesis' && t < spec.endsAt.getTime()) {
-    return { kind: 'start', mode: 'retry', reason: `authentication failed (${obs.result?.text ? oneLine(obs.result.text, 120) : how}); trying once more`, exit: exitCode, uptime };
+  if (endClass === 'auth') {
+    if (obs.authFailures >= AUTH_TRIES) {
+      return { kind: 'finish', sentinel: 'FAILED', reason: `authentication failed ${obs.authFailures} times in a row (${errorText ?? how}); ${AUTH_FIX}`, stopAgent: false };
+    }
+    if (session.mode !== 'synthesis' && !ended) return { kind: 'start', mode: 'retry', reason: `authentication failed (${errorText ?? how}); trying once more`, exit: exitCode, uptime };
   }
 
   // 4. The synthesis has ended without a report: tried again while its budget lasts.
@@ -136,7 +139,7 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
     if (budgetLeft && moneyLeft && tries < SYNTHESIS_TRIES) {
       const why = `the synthesis ended without REPORT.md (${how})`;
       // Backoff between tries too: the first at once, then backoff, doubling.
-      const delay = tries <= 1 ? 0 : Math.min(spec.limits.backoff * 2 ** (tries - 2), spec.limits.backoffMax);
+      const delay = backoffFor(tries, spec.limits);
       const retryAt = new Date(endedAt.getTime() + delay * 1000);
       if (t < retryAt.getTime()) return { kind: 'wait', until: retryAt, reason: `${why}; next try at ${format(retryAt, 'HH:mm:ss')}` };
       return { kind: 'start', mode: 'synthesis', reason: `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`, exit: exitCode, uptime };
@@ -155,21 +158,18 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode, uptime };
 
   // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
-  const endClass = classifyEnd({ exitCode, result: obs.result, limited: false, auth: false, reportExists: obs.reportExists, stoppedByUs: obs.hung });
   const clean = NORMAL_ENDS.includes(endClass);
+  const said = errorText ? `: ${errorText}` : '';
   if (!clean) {
     const used = crashRestarts(obs.restarts);
     if (used >= spec.limits.maxRestarts) {
       const s = used === 1 ? '' : 's';
-      const error = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 160)}` : '';
-      return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}${error}`, stopAgent: false };
+      return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}${said}`, stopAgent: false };
     }
   }
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
   const quick = !clean || uptime < spec.limits.minUptime;
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
-  // The agent's own error text says more than an exit status to the person reading it.
-  const said = obs.result?.isError && obs.result.text ? `: ${oneLine(obs.result.text, 120)}` : '';
   const ending = obs.hung ? `stopped as hung (${how})` : `${endLabel(endClass)} (${how})${said}`;
   const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;

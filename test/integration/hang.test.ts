@@ -3,6 +3,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRestartLog } from '../../src/core/records.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
+/** Reconcile passes, as cron would run them, until `check` holds. */
+function passesUntil<T>(sb: Sandbox, check: () => T, what: string, timeout: number) {
+  return waitFor(
+    async () => {
+      await sb.run(['reconcile']);
+      return check();
+    },
+    { timeout, interval: 300, what },
+  );
+}
+
 describe('hangs', () => {
   let sb: Sandbox;
   beforeEach(() => {
@@ -15,13 +26,7 @@ describe('hangs', () => {
     const { id } = await sb.launch('Go silent', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s' });
     const pid = await sb.agentPid(id);
     // Passes as cron would run them, until the watchdog has acted.
-    await waitFor(
-      async () => {
-        await sb.run(['reconcile']);
-        return sb.calls()[1];
-      },
-      { timeout: 20_000, interval: 300, what: 'the session after the hang' },
-    );
+    await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
     const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
     expect(log.map((r) => [r.mode, r.reason])).toEqual([['resume', expect.stringMatching(/^stopped as hung/)]]);
@@ -42,13 +47,7 @@ describe('waiting for input', () => {
     sb.setBehaviour({ prompt: 'Do you trust the files in this folder? (y/n)' });
     const { id } = await sb.launch('Ask me', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1h' });
     const pid = await sb.agentPid(id);
-    const failed = await waitFor(
-      async () => {
-        await sb.run(['reconcile']);
-        return sb.read(sb.ws(id, 'FAILED'));
-      },
-      { timeout: 15_000, interval: 300, what: 'FAILED' },
-    );
+    const failed = await passesUntil(sb, () => sb.read(sb.ws(id, 'FAILED')), 'FAILED', 15_000);
     expect(failed).toBe('the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n');
     await waitFor(() => !alive(pid), { what: 'the agent stopped' });
   });
@@ -66,13 +65,7 @@ describe('stopping an agent that will not stop', () => {
     const { id } = await sb.launch('Refuse to stop', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s', OVERNIGHT_STOP_GRACE: '1s' });
     const pid = await sb.agentPid(id);
     const child = Number(await waitFor(() => sb.read(join(sb.env.FAKE_CLAUDE_LOG as string, 'child.pid')), { what: 'the child' }));
-    await waitFor(
-      async () => {
-        await sb.run(['reconcile']);
-        return sb.calls()[1];
-      },
-      { timeout: 20_000, interval: 300, what: 'the session after the hang' },
-    );
+    await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
     expect(alive(child)).toBe(false);
     expect(sb.read(sb.ws(id, '.overnight/events.jsonl'))).toMatch(/"signal":"SIGKILL"/);

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { permissionModeProblem } from '../core/agent-args.js';
 import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/briefing.js';
-import { describeProblem, type Settings } from '../core/config.js';
+import { describeProblem, limitsOf, type Settings } from '../core/config.js';
 import { formatDuration, parseUntil } from '../core/duration.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/naming.js';
@@ -67,19 +67,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       sessionId: randomUUID(),
       permissionMode: settings.permissionMode,
       allowedTools: settings.allowedTools,
-      limits: {
-        maxRestarts: settings.maxRestarts,
-        synthesisBudget: settings.synthesisBudget,
-        staleAfter: settings.staleAfter,
-        hangGrace: settings.hangGrace,
-        backoff: settings.backoff,
-        backoffMax: settings.backoffMax,
-        healthyAfter: settings.healthyAfter,
-        minUptime: settings.minUptime,
-        limitMargin: settings.limitMargin,
-        maxTranscript: settings.maxTranscript,
-        stopGrace: settings.stopGrace,
-      },
+      limits: limitsOf(settings),
       maxCost: settings.maxCost,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: defaultSocket(io.env) },
     };

@@ -1,29 +1,30 @@
 import { DURATION_HINT, parseDuration } from './duration.js';
+import type { Limits } from './types.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 
 export const PERMISSION_MODES = ['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'] as const;
 export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
 
-export interface Settings {
+/** Everything configurable: a run's limits (copied into its run.yaml at launch) and the rest. */
+export interface Settings extends Limits {
   runsDir: string;
   claude: string;
   model: string | null;
   duration: number;
-  maxRestarts: number;
   permissionMode: string;
   allowedTools: string[];
-  synthesisBudget: number;
-  staleAfter: number;
-  hangGrace: number;
-  backoff: number;
-  backoffMax: number;
-  healthyAfter: number;
-  minUptime: number;
-  limitMargin: number;
-  maxTranscript: number;
-  stopGrace: number;
   maxCost: number | null;
+}
+
+const LIMIT_FIELDS: readonly (keyof Limits)[] = [
+  'maxRestarts', 'synthesisBudget', 'staleAfter', 'hangGrace', 'backoff', 'backoffMax',
+  'healthyAfter', 'minUptime', 'limitMargin', 'maxTranscript', 'stopGrace',
+];
+
+/** The limits a run is launched with, out of the settings. */
+export function limitsOf(s: Settings): Limits {
+  return Object.fromEntries(LIMIT_FIELDS.map((f) => [f, s[f]])) as unknown as Limits;
 }
 
 type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools' | 'money' | 'size';

@@ -5,6 +5,7 @@ import {
   DEFAULT_ALLOWED_TOOLS,
   defaultSettings,
   describeProblem,
+  limitsOf,
   resolveSettings,
   type Layers,
   type Settings,
@@ -220,4 +221,11 @@ test.each<[string, number | undefined]>([
   const { settings, problems } = resolve({ env: { OVERNIGHT_MAX_TRANSCRIPT: text } });
   if (bytes === undefined) expect(problems[0]?.message).toMatch(/expected a size such as 256MB/);
   else expect(settings.maxTranscript).toBe(bytes);
+});
+
+test('limitsOf takes every limit a run is launched with, and nothing else', () => {
+  const { settings } = resolve({ env: { OVERNIGHT_STOP_GRACE: '3s', OVERNIGHT_MAX_RESTARTS: '2' } });
+  const limits = limitsOf(settings);
+  expect(limits).toMatchObject({ stopGrace: 3, maxRestarts: 2, limitMargin: 300, maxTranscript: 256 * 1024 ** 2 });
+  expect(Object.keys(limits).sort()).toEqual(['backoff', 'backoffMax', 'hangGrace', 'healthyAfter', 'limitMargin', 'maxRestarts', 'maxTranscript', 'minUptime', 'staleAfter', 'stopGrace', 'synthesisBudget'].sort());
 });

@@ -199,6 +199,9 @@ export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promi
   const session = readSession(paths);
   const agent = readAgent(paths, session);
   const agentAlive = agent ? await isAlive(agent.pid, agent.startTime) : false;
+  // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
+  // seen gone has left its record, and "gone without an exit status" is never a stale read.
+  const wrapperAlive = agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false);
   const exitText = session ? readText(paths.exitFile(session.n)) : null;
   const exit = exitText !== null && session ? exitRecord(paths, exitText, session.n) : null;
   return {
@@ -206,7 +209,7 @@ export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promi
     paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
     session,
     agentAlive,
-    wrapperAlive: agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false),
+    wrapperAlive,
     exit,
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),

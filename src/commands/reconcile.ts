@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { decide } from '../core/decide.js';
 import { finishedFiles, rootPaths, runPaths } from '../core/paths.js';
-import { describeAction, stateAfter, stateOf } from '../core/state.js';
+import { describeAction, endUnrecorded, stateAfter, stateOf } from '../core/state.js';
 import type { Action } from '../core/types.js';
 import { settingsWithWarnings } from './settings.js';
 import { readHeartbeat } from '../adapters/supervision.js';
@@ -113,7 +113,7 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
       const action = decide(spec, obs, now);
       // The exit race: the agent is gone but its exit status not recorded yet. Look again once,
       // after a short grace, before calling it a crash.
-      if (!rechecked && !opts.dryRun && action.kind !== 'none' && !obs.sentinel && obs.session && !obs.exit && !obs.agentAlive) {
+      if (!rechecked && !opts.dryRun && action.kind !== 'none' && endUnrecorded(obs)) {
         rechecked = true;
         step--;
         await new Promise((r) => setTimeout(r, EXIT_RACE_MS));

@@ -11,12 +11,16 @@ import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSes
 import { observeRun, type PassContext } from './reconcile-run.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './summary.js';
 import { runPaths } from '../core/paths.js';
+import { endUnrecorded } from '../core/state.js';
 import type { Io } from './io.js';
 
 export interface StatusOptions {
   json?: boolean;
   all?: boolean;
 }
+
+/** How long a run seen between an agent's end and its exit record is watched before it is shown. */
+const SETTLE_MS = 1_000;
 
 /** Finished runs older than this leave the table (not the JSON) unless --all. */
 const RECENT_MS = 3 * 24 * 3600 * 1000;
@@ -31,8 +35,16 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     ids = [r.id];
   }
   const ctx: PassContext = { root, settings, io };
-  const rows: StatusRow[] = [];
-  for (const id of ids) rows.push(await rowFor(id, ctx));
+  const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
+  for (const id of ids) seen.push({ id, ...(await rowFor(id, ctx)) });
+  // A session ending (or a pass starting one) right now looks like a lost agent: look again,
+  // with tmux asked afresh, before showing a crash. Only runs that really lost theirs wait.
+  for (const deadline = Date.now() + SETTLE_MS; seen.some((r) => r.unsettled) && Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 50));
+    ctx.panes = undefined;
+    for (const r of seen) if (r.unsettled) Object.assign(r, { unsettled: false }, await rowFor(r.id, ctx));
+  }
+  const rows = seen.map((r) => r.row);
 
   const now = io.now();
   const live = rows.filter((r) => r.state === 'running' || r.state === 'waiting' || r.state === 'synthesizing').length;
@@ -73,19 +85,19 @@ function details(r: StatusRow, now: Date): string[] {
   ];
 }
 
-async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
+async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {
   const paths = runPaths(ctx.root, id);
   // A finished run's summary was written once; only what the user may still edit is read again.
   const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
     const { countsStamp: stamp, ...row } = final;
-    if (stamp !== undefined && stamp === countsStamp(paths)) return row;
-    return { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) };
+    if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
+    return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
   }
   try {
     const { spec, obs } = await observeRun(id, paths, ctx);
-    return buildRow(id, paths, spec, obs, ctx.io.now());
+    return { row: buildRow(id, paths, spec, obs, ctx.io.now()), unsettled: endUnrecorded(obs) };
   } catch (err) {
     // Whatever is wrong with one run, the dashboard still shows every other one.
     let restarts = 0;
@@ -94,7 +106,7 @@ async function rowFor(id: string, ctx: PassContext): Promise<StatusRow> {
     } catch {
       // restart.log is unreadable too
     }
-    return brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restarts);
+    return { row: brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restarts) };
   }
 }
 

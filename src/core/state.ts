@@ -10,6 +10,14 @@ export function stateOf(obs: Observation): RunState {
   return 'waiting';
 }
 
+/**
+ * The current session's agent and wrapper are gone with no exit record: a crash, or a moment
+ * of a session ending or starting. Looked at again after a short grace before it is believed.
+ */
+export function endUnrecorded(obs: Observation): boolean {
+  return !obs.sentinel && !obs.paused && obs.session !== null && !obs.exit && !obs.agentAlive && !obs.wrapperAlive;
+}
+
 export function stateAfter(action: Action, before: RunState): RunState {
   switch (action.kind) {
     case 'start':

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { describeAction, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
+import { describeAction, endUnrecorded, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
 import { RUN_STATES, type Action, type Observation, type RestartEntry, type RunState, type SessionMode } from '../../src/core/types.js';
 import { obs, STARTED } from './builders.js';
 
@@ -26,6 +26,20 @@ describe('stateOf', () => {
     ['never started', { session: null }, 'waiting'],
   ])('%s → %s', (_name, over, want) => {
     expect(stateOf(obs(over))).toBe(want);
+  });
+});
+
+describe('endUnrecorded', () => {
+  test.each<[string, Partial<Observation>, boolean]>([
+    ['agent and wrapper gone, no exit record', {}, true],
+    ['the exit is recorded', { exit: exited(1) }, false],
+    ['the wrapper still runs (recording the exit, or starting the agent)', { wrapperAlive: true }, false],
+    ['the agent is alive', { agentAlive: true, wrapperAlive: true }, false],
+    ['finished', { sentinel: { kind: 'DONE', reason: 'r' } }, false],
+    ['paused', { paused: true }, false],
+    ['never started', { session: null }, false],
+  ])('%s → %s', (_name, over, want) => {
+    expect(endUnrecorded(obs(over))).toBe(want);
   });
 });
 

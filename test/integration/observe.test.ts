@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPaths, type RunPaths } from '../../src/core/paths.js';
+import { serializeSession } from '../../src/core/records.js';
+import { decide } from '../../src/core/decide.js';
+import { observe } from '../../src/adapters/store.js';
+import type { PaneInfo } from '../../src/adapters/tmux.js';
+import { spec as specOf, STARTED } from '../unit/builders.js';
+
+// What one look at a run's files sees, when the wrapper acts in the middle of the look.
+describe('observe', () => {
+  let root: string;
+  let paths: RunPaths;
+  const spec = specOf();
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'ovo-'));
+    paths = runPaths(root, spec.id);
+    mkdirSync(paths.state, { recursive: true });
+    writeFileSync(paths.session, serializeSession({ n: 1, mode: 'initial', startedAt: STARTED }));
+    // An agent that is gone: pid 1's start time is never this.
+    writeFileSync(paths.pidFile(1), '1 no-such-start-time\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('a wrapper that records the exit and ends while tmux is asked is seen with its exit record', async () => {
+    // The wrapper writes agent-1.exit, then ends: tmux then lists no pane for the run.
+    const panes = async () => {
+      writeFileSync(paths.exitFile(1), `1 1 ${Math.floor(Date.now() / 1000)}\n`);
+      return new Map<string, PaneInfo>();
+    };
+    const obs = await observe(paths, spec, panes, { HOME: root });
+    expect(obs.agentAlive).toBe(false);
+    expect(obs.wrapperAlive).toBe(false);
+    expect(obs.exit?.code).toBe(1);
+    expect(decide(spec, obs, new Date(STARTED.getTime() + 60_000)).reason).toMatch(/exit 1/);
+  });
+
+  it('a wrapper gone with no exit record is a session that ended unrecorded', async () => {
+    const obs = await observe(paths, spec, async () => new Map(), { HOME: root });
+    expect(obs.exit).toBeNull();
+    expect(decide(spec, obs, new Date(STARTED.getTime() + 60_000)).reason).toMatch(/no exit status recorded/);
+  });
+});

@@ -83,6 +83,9 @@ export function plistFile(names: ScheduleNames, env: Env): string {
   return join(home(env), 'Library', 'LaunchAgents', `${names.label}.plist`);
 }
 
+const BOOTSTRAP_TRIES = 10;
+const BOOTSTRAP_RETRY_MS = 300;
+
 function guiDomain(): string {
   return `gui/${process.getuid?.() ?? 0}`;
 }
@@ -93,7 +96,12 @@ export async function installLaunchd(names: ScheduleNames, plist: string, env: E
   writeFileAtomic(file, plist, 0o644);
   // Replacing a loaded job: bootstrap refuses a label that is already loaded.
   await run('launchctl', ['bootout', `${guiDomain()}/${names.label}`], env);
-  const r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
+  // bootout returns before the old job is gone; until then bootstrap fails ("5: Input/output error").
+  let r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
+  for (let tries = 1; r.exitCode !== 0 && tries < BOOTSTRAP_TRIES; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, BOOTSTRAP_RETRY_MS));
+    r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
+  }
   if (r.exitCode !== 0) throw failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
   return file;
 }

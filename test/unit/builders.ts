@@ -1,4 +1,4 @@
-import type { Observation, RunSpec } from '../../src/core/types.js';
+import type { Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/types.js';
 
 // Values for the pure core's table tests: a night from 23:15 to 07:15 (UTC), default limits.
 
@@ -47,3 +47,25 @@ export function obs(over: Partial<Observation> = {}): Observation {
     ...over,
   };
 }
+
+// decide's tables: times of that night, sessions, exits and restart.log lines.
+
+export const BEFORE_END = new Date('2026-11-22T03:00:00Z');
+export const AFTER_END = new Date('2026-11-22T07:20:00Z');
+// synthesis_budget is 30m by default: the synthesis may run until 07:45.
+export const BUDGET_END = new Date('2026-11-22T07:45:00Z');
+export const AFTER_BUDGET = new Date('2026-11-22T08:00:00Z');
+
+export function session(mode: SessionMode = 'initial', n = 1) {
+  return { n, mode, startedAt: STARTED };
+}
+
+export function exited(code: number) {
+  return { code, at: new Date('2026-11-22T02:59:00Z') };
+}
+
+export function restarts(...modes: SessionMode[]): RestartEntry[] {
+  return modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 0, i)), mode, exit: 1, uptime: 3600, reason: 'agent ended (exit 1)' }));
+}
+
+export const crashes = (n: number): SessionMode[] => Array<SessionMode>(n).fill('resume');

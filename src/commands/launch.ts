@@ -17,6 +17,7 @@ import { waitLock } from '../adapters/lock.js';
 import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { supervisionWarning } from '../core/format.js';
+import { checkCredentials } from '../core/doctor.js';
 import { resolveExecutable } from '../adapters/which.js';
 import { defaultSocket } from '../adapters/tmux-socket.js';
 import type { Io } from './io.js';
@@ -98,6 +99,9 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   io.stdout(`  status:    overnight status ${spec.id}`);
   const { schedule, lastPassAt } = readSupervision(root);
   io.stdout(supervisionWarning(schedule, lastPassAt, 1, now) ?? `Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
+  // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
+  const credentials = checkCredentials(io.env, { asScheduler: false });
+  if (credentials.status !== 'ok') io.stdout(`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`);
   return 0;
 }
 

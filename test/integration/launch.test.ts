@@ -51,6 +51,22 @@ describe('launch', () => {
     expect(sb.read(join(workspace, 'DONE'))).toMatch(/REPORT\.md/);
   });
 
+  it('says what it started, how to watch it, and what would keep it from getting through the night', async () => {
+    sb.setBehaviour({ work: 30 });
+    const none = { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_OAUTH_TOKEN: undefined, ANTHROPIC_AUTH_TOKEN: undefined, CLAUDE_CODE_USE_BEDROCK: undefined, CLAUDE_CODE_USE_VERTEX: undefined, CLAUDE_CODE_USE_FOUNDRY: undefined };
+    const r = await sb.run(['launch', '--name', 'plain-words', 'Say it plainly'], { env: none });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = /^Launched (\S+)$/m.exec(r.stdout)?.[1] as string;
+    expect(id).toMatch(/-plain-words$/);
+    expect(r.stdout).toContain(`  watch:     tmux attach -t overnight-${id}`);
+    expect(r.stdout).toContain('warning: no schedule is installed');
+    expect(r.stdout).toMatch(/^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n  fix: run `claude setup-token`/m);
+
+    const withToken = await sb.run(['launch', '--name', 'with-token', 'Say it plainly'], { env: { ...none, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-test' } });
+    expect(withToken.exitCode, withToken.stderr).toBe(0);
+    expect(withToken.stdout).not.toMatch(/CLAUDE_CODE_OAUTH_TOKEN/);
+  });
+
   it('--json prints id, workspace, session and an ISO endsAt; run.yaml holds absolute binaries and the session id', async () => {
     sb.setBehaviour({ work: 30 });
     const before = Date.now();

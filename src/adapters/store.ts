@@ -200,7 +200,8 @@ export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promi
   const agent = readAgent(paths, session);
   const agentAlive = agent ? await isAlive(agent.pid, agent.startTime) : false;
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
-  // seen gone has left its record, and "gone without an exit status" is never a stale read.
+  // that tmux saw gone has left its record, and a session's end is never misread as a crash.
+  // (A session being started, recorded before tmux runs its wrapper, still looks gone: see mayBeStarting.)
   const wrapperAlive = agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false);
   const exitText = session ? readText(paths.exitFile(session.n)) : null;
   const exit = exitText !== null && session ? exitRecord(paths, exitText, session.n) : null;

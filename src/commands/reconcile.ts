@@ -117,6 +117,7 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
         rechecked = true;
         step--;
         await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+        ctx.panes = undefined; // tmux asked afresh too
         continue;
       }
       const message = describeAction(action, obs, spec.limits.maxRestarts, opts.dryRun);

@@ -11,7 +11,7 @@ import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSes
 import { observeRun, type PassContext } from './reconcile-run.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './summary.js';
 import { runPaths } from '../core/paths.js';
-import { endUnrecorded } from '../core/state.js';
+import { mayBeStarting } from '../core/state.js';
 import type { Io } from './io.js';
 
 export interface StatusOptions {
@@ -19,7 +19,7 @@ export interface StatusOptions {
   all?: boolean;
 }
 
-/** How long a run seen between an agent's end and its exit record is watched before it is shown. */
+/** How long a session seen starting without its wrapper is watched before it is shown as lost. */
 const SETTLE_MS = 1_000;
 
 /** Finished runs older than this leave the table (not the JSON) unless --all. */
@@ -37,10 +37,11 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const ctx: PassContext = { root, settings, io };
   const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
   for (const id of ids) seen.push({ id, ...(await rowFor(id, ctx)) });
-  // A session ending (or a pass starting one) right now looks like a lost agent: look again,
-  // with tmux asked afresh, before showing a crash. Only runs that really lost theirs wait.
-  for (const deadline = Date.now() + SETTLE_MS; seen.some((r) => r.unsettled) && Date.now() < deadline; ) {
-    await new Promise((r) => setTimeout(r, 50));
+  // A pass starting a session right now looks like a lost agent: look again, with tmux asked
+  // afresh, before showing a crash. Only a session started in the last seconds is looked at so.
+  const deadline = Date.now() + SETTLE_MS;
+  for (let wait = 50; seen.some((r) => r.unsettled) && Date.now() < deadline; wait *= 2) {
+    await new Promise((r) => setTimeout(r, Math.min(wait, deadline - Date.now())));
     ctx.panes = undefined;
     for (const r of seen) if (r.unsettled) Object.assign(r, { unsettled: false }, await rowFor(r.id, ctx));
   }
@@ -97,7 +98,8 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
   }
   try {
     const { spec, obs } = await observeRun(id, paths, ctx);
-    return { row: buildRow(id, paths, spec, obs, ctx.io.now()), unsettled: endUnrecorded(obs) };
+    const now = ctx.io.now();
+    return { row: buildRow(id, paths, spec, obs, now), unsettled: mayBeStarting(obs, now) };
   } catch (err) {
     // Whatever is wrong with one run, the dashboard still shows every other one.
     let restarts = 0;

@@ -18,6 +18,17 @@ export function endUnrecorded(obs: Observation): boolean {
   return !obs.sentinel && !obs.paused && obs.session !== null && !obs.exit && !obs.agentAlive && !obs.wrapperAlive;
 }
 
+/** How long after a session's start its wrapper may still be on its way (tmux starting it). */
+export const START_WINDOW_MS = 10_000;
+
+/**
+ * A pass is starting this session right now (its record is written before tmux runs the
+ * wrapper), or it really lost its agent: a reader without the lock looks again to tell.
+ */
+export function mayBeStarting(obs: Observation, now: Date): boolean {
+  return endUnrecorded(obs) && now.getTime() - (obs.session as { startedAt: Date }).startedAt.getTime() < START_WINDOW_MS;
+}
+
 export function stateAfter(action: Action, before: RunState): RunState {
   switch (action.kind) {
     case 'start':

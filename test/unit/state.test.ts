@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { describeAction, endUnrecorded, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
+import { describeAction, endUnrecorded, mayBeStarting, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
 import { RUN_STATES, type Action, type Observation, type RestartEntry, type RunState, type SessionMode } from '../../src/core/types.js';
 import { obs, STARTED } from './builders.js';
 
@@ -40,6 +40,20 @@ describe('endUnrecorded', () => {
     ['never started', { session: null }, false],
   ])('%s → %s', (_name, over, want) => {
     expect(endUnrecorded(obs(over))).toBe(want);
+  });
+});
+
+describe('mayBeStarting (a session recorded, its wrapper not yet in tmux)', () => {
+  const at = (seconds: number) => new Date(STARTED.getTime() + seconds * 1000);
+  test.each<[string, Partial<Observation>, Date, boolean]>([
+    ['started 2 s ago, nothing yet', {}, at(2), true],
+    ['started 9 s ago, nothing yet', {}, at(9), true],
+    ['started 10 s ago: a lost agent', {}, at(10), false],
+    ['started an hour ago: a lost agent', {}, at(3600), false],
+    ['started 2 s ago, the wrapper is up', { wrapperAlive: true }, at(2), false],
+    ['started 2 s ago, already ended with a record', { exit: exited(1) }, at(2), false],
+  ])('%s → %s', (_name, over, now, want) => {
+    expect(mayBeStarting(obs(over), now)).toBe(want);
   });
 });
 

@@ -60,7 +60,7 @@ describe('launch', () => {
     expect(id).toMatch(/-plain-words$/);
     expect(r.stdout).toContain(`  watch:     tmux attach -t overnight-${id}`);
     expect(r.stdout).toContain('warning: no schedule is installed');
-    expect(r.stdout).toMatch(/^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n  fix: run `claude setup-token`/m);
+    expect(r.stdout).toMatch(/^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n {2}fix: run `claude setup-token`/m);
 
     const withToken = await sb.run(['launch', '--name', 'with-token', 'Say it plainly'], { env: { ...none, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-test' } });
     expect(withToken.exitCode, withToken.stderr).toBe(0);

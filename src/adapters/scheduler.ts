@@ -83,26 +83,30 @@ export function plistFile(names: ScheduleNames, env: Env): string {
   return join(home(env), 'Library', 'LaunchAgents', `${names.label}.plist`);
 }
 
-const BOOTSTRAP_TRIES = 10;
-const BOOTSTRAP_RETRY_MS = 300;
+const BOOTSTRAP_BUSY = new Set([5, 37]);
 
 function guiDomain(): string {
   return `gui/${process.getuid?.() ?? 0}`;
 }
 
-export async function installLaunchd(names: ScheduleNames, plist: string, env: Env): Promise<string> {
+export async function installLaunchd(names: ScheduleNames, plist: string, env: Env, retryForMs = 10_000): Promise<string> {
   const file = plistFile(names, env);
   mkdirSync(join(home(env), 'Library', 'LaunchAgents'), { recursive: true });
   writeFileAtomic(file, plist, 0o644);
   // Replacing a loaded job: bootstrap refuses a label that is already loaded.
   await run('launchctl', ['bootout', `${guiDomain()}/${names.label}`], env);
-  // bootout returns before the old job is gone; until then bootstrap fails ("5: Input/output error").
+  // bootout returns before the old job is gone; until then bootstrap fails with 5 (I/O error)
+  // or 37 (operation already in progress). Other failures are final at once.
+  const deadline = Date.now() + retryForMs;
   let r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
-  for (let tries = 1; r.exitCode !== 0 && tries < BOOTSTRAP_TRIES; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, BOOTSTRAP_RETRY_MS));
+  for (let wait = 100; BOOTSTRAP_BUSY.has(r.exitCode) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
   }
-  if (r.exitCode !== 0) throw failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
+  if (r.exitCode !== 0) {
+    const e = failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
+    throw new OperationalError(`${e.message}; the plist is written but not loaded: run \`overnight schedule install\` again`);
+  }
   return file;
 }
 

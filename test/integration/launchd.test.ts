@@ -13,8 +13,8 @@ describe('launchd adapter (a fake launchctl)', () => {
   const uid = process.getuid?.() ?? 0;
   const calls = () => readFileSync(join(dir, 'launchctl.log'), 'utf8').trim().split('\n');
 
-  /** bootstrap fails `busy` times with launchd's own message, as while a bootout is still in progress. */
-  const fakeLaunchctl = (busy: number) => {
+  /** bootstrap fails `busy` times with launchd's own message (code 5: a bootout still in progress). */
+  const fakeLaunchctl = (busy: number, code = 5) => {
     const bin = join(dir, 'bin');
     mkdirSync(bin, { recursive: true });
     const count = join(dir, 'bootstraps');
@@ -25,8 +25,8 @@ echo "$*" >> "${join(dir, 'launchctl.log')}"
 [ "$1" = bootstrap ] || exit 0
 n=$(cat "${count}" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "${count}"
 [ $n -gt ${busy} ] && exit 0
-echo "Bootstrap failed: 5: Input/output error" >&2
-exit 5
+echo "Bootstrap failed: ${code}: Input/output error" >&2
+exit ${code}
 `,
     );
     chmodSync(join(bin, 'launchctl'), 0o755);
@@ -50,8 +50,17 @@ exit 5
     expect(calls().at(-1)).toBe(`bootout gui/${uid}/${names.label}`);
   });
 
-  it('gives up with launchctl’s own message when bootstrap keeps failing', async () => {
+  it('gives up with launchctl’s own message and what to do when bootstrap keeps failing', async () => {
     fakeLaunchctl(100);
-    await expect(installLaunchd(names, '<plist/>\n', env)).rejects.toThrow(/launchctl bootstrap gui\/\d+ .*failed: Bootstrap failed: 5: Input\/output error/);
+    await expect(installLaunchd(names, '<plist/>\n', env, 500)).rejects.toThrow(
+      /launchctl bootstrap gui\/\d+ .*failed: Bootstrap failed: 5: Input\/output error; the plist is written but not loaded: run `overnight schedule install` again$/,
+    );
+    expect(calls().filter((c) => c.startsWith('bootstrap')).length).toBeGreaterThan(1);
+  });
+
+  it('does not retry a failure that waiting will not cure', async () => {
+    fakeLaunchctl(100, 78);
+    await expect(installLaunchd(names, '<plist/>\n', env)).rejects.toThrow(/failed: Bootstrap failed/);
+    expect(calls().filter((c) => c.startsWith('bootstrap'))).toHaveLength(1);
   });
 });

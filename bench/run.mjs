@@ -4,7 +4,8 @@
 //
 //   node bench/run.mjs [--reps 20] [--warmups 2] [--finished 1000] [--live 20] [--crashes 10] [--keep]
 //
-// It also times "crash → agent running again": kill -9 an agent, until the next one runs.
+// It also times "crash → agent running again": kill -9 an agent, until the next one runs; and
+// one pass after "a reboot": every live run's wrapper and agent gone at once.
 //
 // --keep leaves the sandbox (runs, agents, tmux server) in place for profiling and prints how
 // to use it and how to remove it.
@@ -15,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { CLI, cleanup, createSandbox, isRunning, launchLive, makeFinishedRuns, overnightViaFile, tmux, waitQuiet } from './sandbox.mjs';
 import { commandOf, mb, memoryOf, renderTable, timeInterleaved } from './measure.mjs';
 import { measureRecovery } from './recovery.mjs';
+import { measureReboot } from './reboot.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -129,6 +131,10 @@ async function main() {
     const ok = r.median <= 3000 ? '✓' : '✗';
     lines.push(`crash → agent running again (kill -9, no scheduler)   median ${(r.median / 1000).toFixed(2)} s, p90 ${(r.p90 / 1000).toFixed(2)} s over ${CRASHES} trials   goal ≤ 3 s  ${ok}`);
   }
+  t = Date.now();
+  const reboot = await measureReboot(sb, agentPids);
+  log(`reboot: ${reboot.runs} runs lost at once, one pass in ${seconds(t)}`);
+  lines.push(`after a reboot (tmux server and agents gone, no exit records)   one pass resumed ${reboot.resumed} of ${reboot.runs} runs in ${(reboot.ms / 1000).toFixed(2)} s`);
   lines.push(...extraLines(timing, loadBefore, loadAfter));
   for (const n of notes) lines.push(`note: ${n}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

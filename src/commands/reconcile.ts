@@ -74,12 +74,26 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
       ids = listRunIds(root);
       ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
-      for (const id of ids) {
-        const outcome = await reconcileRun(id, ctx, opts);
-        if (!outcome) continue;
+      const record = (id: string, outcome: Outcome | undefined) => {
+        if (!outcome) return;
         if (outcome.action === 'error') failed = true;
         outcomes.push(outcome);
         if (!opts.json) (outcome.action === 'error' ? io.stderr : io.stdout)(`${id}: ${outcome.message}`);
+      };
+      const later: string[] = [];
+      for (const id of ids) {
+        const result = await reconcileRun(id, ctx, opts, false);
+        if (result === RECHECK) later.push(id);
+        else record(id, result);
+      }
+      // One grace for every run caught in the exit race (after a reboot, that is all of them).
+      if (later.length > 0) {
+        await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+        ctx.panes = undefined;
+        for (const id of later) {
+          const result = await reconcileRun(id, ctx, opts, true);
+          if (result !== RECHECK) record(id, result);
+        }
       }
       if (opts.dryRun || !exists(rp.passRequested)) break;
     }
@@ -98,28 +112,23 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
   return failed ? 1 : 0;
 }
 
+/** A run to look at again after the exit-race grace. */
+const RECHECK = Symbol('recheck');
+
 /** One run: observe, decide, act. Undefined when there is nothing worth a line. */
-async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions): Promise<Outcome | undefined> {
+async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions, afterGrace: boolean): Promise<Outcome | undefined | typeof RECHECK> {
   // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
   const f = finishedFiles(ctx.root, id);
   if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
   const paths = runPaths(ctx.root, id);
   try {
     if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
-    let rechecked = false;
     for (let step = 0; step < 2; step++) {
       const { spec, obs } = await observeRun(id, paths, ctx);
-      const now = ctx.io.now();
-      const action = decide(spec, obs, now);
-      // The exit race: the agent is gone but its exit status not recorded yet. Look again once,
-      // after a short grace, before calling it a crash.
-      if (!rechecked && !opts.dryRun && action.kind !== 'none' && endUnrecorded(obs)) {
-        rechecked = true;
-        step--;
-        await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
-        ctx.panes = undefined; // tmux asked afresh too
-        continue;
-      }
+      const action = decide(spec, obs, ctx.io.now());
+      // The exit race: the agent is gone but its exit status not recorded yet. The pass looks
+      // again once, after a short grace, before calling it a crash.
+      if (!afterGrace && !opts.dryRun && action.kind !== 'none' && endUnrecorded(obs)) return RECHECK;
       const message = describeAction(action, obs, spec.limits.maxRestarts, opts.dryRun);
       const state = stateAfter(action, stateOf(obs));
       const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };

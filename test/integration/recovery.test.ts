@@ -179,5 +179,24 @@ describe('process identity', () => {
     writeFileSync(sb.state(id, 'agent-1.exit'), `3 1 ${Math.floor(Date.now() / 1000)}\n`);
     expect((await pass).stdout).toMatch(/resumed \(restart 1\/5\): agent ended \(exit 3\)/);
   });
-});
 
+  it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async () => {
+    sb.setBehaviour({ work: 60 });
+    const ids = [(await sb.launch('First of the night', ['--duration', '1h'])).id, (await sb.launch('Second of the night', ['--duration', '1h'])).id];
+    const agents = await Promise.all(ids.map((id) => sb.agentPid(id)));
+    const wrappers = await Promise.all(ids.map((id) => sb.wrapperPid(id)));
+    for (const pid of [...wrappers, ...agents]) process.kill(pid, 'SIGKILL');
+    await sb.tmux(['kill-server']);
+    rmSync(join(sb.env.TMUX_TMPDIR as string, `tmux-${process.getuid?.() ?? 0}`), { recursive: true, force: true });
+    await waitFor(() => [...wrappers, ...agents].every((pid) => !alive(pid)), { what: 'every wrapper and agent gone' });
+    for (const id of ids) expect(sb.read(sb.state(id, 'agent-1.exit'))).toBeNull();
+
+    const pass = await sb.run(['reconcile']);
+    expect(pass.exitCode, pass.stderr).toBe(0);
+    for (const id of ids) {
+      expect(pass.stdout).toContain(`${id}: resumed (restart 1/5): agent ended (no exit status recorded)`);
+      await sb.agentPid(id, 2);
+      expect(await sb.hasSession(id)).toBe(true);
+    }
+  });
+});

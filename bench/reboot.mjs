@@ -1,0 +1,51 @@
+// "after a reboot": every live run's wrapper and agent vanish at once, leaving no exit record
+// (wrappers and agents are killed with SIGKILL, then the tmux server). One reconcile pass is
+// timed: it must resume them all, with one exit-race grace for the whole pass rather than one per run.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { overnight, sleep, tmux } from './sandbox.mjs';
+
+function currentAgent(runs, id) {
+  try {
+    const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
+    const pid = Number(readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8').trim().split(' ')[0]);
+    return { n, pid };
+  } catch {
+    return null;
+  }
+}
+
+/** Alive and not a zombie: an orphan may stay unreaped where PID 1 is no init. */
+function alive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+export async function measureReboot(sb, agentPids) {
+  const running = JSON.parse(overnight(sb, ['status', '--json'])).filter((r) => r.state === 'running').map((r) => r.id);
+  const agents = running.map((id) => currentAgent(sb.runs, id)).filter((a) => a);
+  // Wrappers first (each pane's process), so that none lives to record its agent's end.
+  const wrappers = tmux(sb, ['list-panes', '-a', '-F', '#{pane_pid}']).split('\n').filter(Boolean).map(Number);
+  for (const pid of [...wrappers, ...agents.map((a) => a.pid)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  tmux(sb, ['kill-server']);
+  for (const deadline = Date.now() + 10_000; [...wrappers, ...agents.map((a) => a.pid)].some(alive) && Date.now() < deadline; ) await sleep(20);
+  const t0 = Date.now();
+  const out = overnight(sb, ['reconcile']);
+  const ms = Date.now() - t0;
+  const resumed = out.split('\n').filter((l) => /: resumed /.test(l)).length;
+  for (const id of running) {
+    const a = currentAgent(sb.runs, id);
+    if (a) agentPids.push(a.pid);
+  }
+  return { runs: running.length, resumed, ms };
+}

@@ -37,7 +37,11 @@ export async function measureReboot(sb, agentPids) {
       // already gone
     }
   }
-  tmux(sb, ['kill-server']);
+  try {
+    tmux(sb, ['kill-server']);
+  } catch {
+    // with every pane gone the server may have exited by itself
+  }
   for (const deadline = Date.now() + 10_000; [...wrappers, ...agents.map((a) => a.pid)].some(alive) && Date.now() < deadline; ) await sleep(20);
   const t0 = Date.now();
   const out = overnight(sb, ['reconcile']);

@@ -41,7 +41,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   program
     .command('status')
     .description('the morning dashboard: every run, its state and what needs you')
-    .argument('[run]', 'one run (a unique prefix of its id is enough)')
+    .argument('[run]', 'one run, with its details: times, spend, where its report and questions are (a unique prefix of its id is enough)')
     .option('--json', 'print an array of run objects')
     .option('--all', 'include finished runs older than three days')
     .action(async (run: string | undefined, opts) => {

@@ -1,11 +1,12 @@
-import { ago, formatTable, supervisionWarning, timeLeft } from '../core/format.js';
+import { formatTable, supervisionWarning } from '../core/format.js';
+import { runDetails } from '../core/details.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { resolveRunName } from '../core/naming.js';
 import { crashRestarts } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
 import { UsageError } from '../core/errors.js';
 import { settingsWithWarnings } from './settings.js';
-import { readText } from '../adapters/files.js';
+import { exists, readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
 import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
 import { observeRun, type PassContext } from './reconcile-run.js';
@@ -63,7 +64,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const shown = name || opts.all ? rows : rows.filter((r) => isRecent(r, now));
   for (const line of formatTable(shown, now)) io.stdout(line);
   if (shown.length < rows.length) io.stdout(`(${rows.length - shown.length} older finished runs hidden; overnight status --all shows them)`);
-  if (name && rows[0]) for (const line of details(rows[0], now)) io.stdout(line);
+  if (name && rows[0]) for (const line of runDetails(rows[0], { report: exists(runPaths(root, rows[0].id).report) }, now)) io.stdout(line);
   if (warning) io.stdout(`\n${warning}`);
   return 0;
 }
@@ -72,18 +73,6 @@ function isRecent(r: StatusRow, now: Date): boolean {
   if (r.state !== 'done' && r.state !== 'failed') return true;
   const last = r.lastOutputAt ?? r.endsAt;
   return !last || now.getTime() - new Date(last).getTime() < RECENT_MS;
-}
-
-function details(r: StatusRow, now: Date): string[] {
-  return [
-    '',
-    `task:       ${r.task ?? '(unknown)'}`,
-    `workspace:  ${r.workspace}`,
-    `ends:       ${r.endsAt ?? '?'} (${timeLeft(r, now)} left)`,
-    `activity:   ${ago(r.lastOutputAt, now)}`,
-    `watch:      tmux attach -t ${r.session}`,
-    ...(r.reason ? [`reason:     ${r.reason}`] : []),
-  ];
 }
 
 async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {

@@ -1,0 +1,46 @@
+import { humanTime } from './briefing.js';
+import { ago, deniedLine, money, timeLeft, type TableRow } from './format.js';
+
+// `overnight status <run>`: one run, said for a person reading it in the morning.
+
+export interface DetailsRow extends TableRow {
+  task: string | null;
+  workspace: string;
+  session: string;
+  startedAt: string | null;
+  sessions?: number;
+  tokens?: { input: number; output: number };
+}
+
+/** What the workspace holds that the person should open next. */
+export interface DetailsFiles {
+  report: boolean;
+}
+
+const LIVE = new Set(['running', 'waiting', 'synthesizing', 'paused']);
+
+const when = (iso: string | null) => (iso ? humanTime(new Date(iso)) : '?');
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date): string[] {
+  const left = timeLeft(r, now);
+  const ws = r.workspace;
+  const spent = r.tokens ? `, ${money(r.costUsd ?? 0)} (${r.tokens.input.toLocaleString('en-US')} tokens in, ${r.tokens.output.toLocaleString('en-US')} out)` : '';
+  const lines = [
+    '',
+    `task:       ${r.task ?? '(unknown)'}`,
+    `workspace:  ${ws}`,
+    `started:    ${when(r.startedAt)}`,
+    `ends:       ${when(r.endsAt)}${left === '-' ? '' : left === 'ended' ? ' (time is up)' : ` (${left} left)`}`,
+    `activity:   ${ago(r.lastOutputAt, now)}`,
+    `sessions:   ${r.sessions ?? '?'}, ${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed${spent}`,
+  ];
+  if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
+  if (r.questions > 0) lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
+  if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
+  if (LIVE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
+  if (r.reason) lines.push(`reason:     ${r.reason}`);
+  if (r.permissionDenials && r.permissionDenials.count > 0) lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
+  for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);
+  return lines;
+}

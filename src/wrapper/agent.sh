@@ -34,9 +34,10 @@ start_time() {
   fi
 }
 
-# Temp file, flushed to disk, renamed: a crash never leaves half a record.
+# Temp file, flushed to disk, renamed: a crash never leaves half a record. Only that file is
+# flushed where sync takes one (a whole-system sync can take seconds on a busy machine).
 atomic() {
-  printf '%s\n' "$2" > "$1.tmp.$$" && sync && mv -f "$1.tmp.$$" "$1"
+  printf '%s\n' "$2" > "$1.tmp.$$" && { sync "$1.tmp.$$" 2> /dev/null || sync; } && mv -f "$1.tmp.$$" "$1"
 }
 
 # Job control gives the agent its own process group (so it can be signalled as a whole)
@@ -44,11 +45,16 @@ atomic() {
 set -m
 "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
 pid=$!
+# Job control off again at once: with it on, sh reports and forgets a job that ends while a
+# foreground command runs, and `wait` then says 127 instead of the agent's status.
+set +m
 atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
 wait "$pid"
 status=$?
 atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
 
-# Recovery within seconds; cron, launchd or systemd stay the backstop.
+# Recovery within seconds; cron, launchd or systemd stay the backstop. Its own process group
+# (job control again), so the pane closing as this script ends does not hang it up.
+set -m
 OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

@@ -154,7 +154,7 @@ describe('mock Anthropic API against the real claude binary', () => {
     expect(overloaded.result).toMatchObject({ is_error: true, api_error_status: 529 });
   });
 
-  it('a request that never answers, then SIGINT: exit 0, "[Request interrupted by user]", and never a success result', async () => {
+  it('a request that never answers, then SIGINT: exit 0 and never a success result; the resume goes on from the interrupted turn', async () => {
     const sessionId = randomUUID();
     const interrupt = async (args: string[]): Promise<CliRun> => {
       const before = api.mainRequests().length;
@@ -171,11 +171,13 @@ describe('mock Anthropic API against the real claude binary', () => {
     for (const args of [['--session-id', sessionId], ['--resume', sessionId]]) {
       const run = await interrupt(args);
       expect(run.exitCode).toBe(0);
-      expect(run.stdout).toContain('[Request interrupted by user]');
-      // Racy in 2.1.329: sometimes no result at all, sometimes error_during_execution / aborted_streaming.
+      // Racy in 2.1.329, more so on a loaded machine: sometimes no result at all, sometimes
+      // error_during_execution / aborted_streaming; "[Request interrupted by user]" only sometimes.
+      expect(run.result?.subtype).not.toBe('success');
       if (run.result) expect(run.result).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming' });
       if (run.result && process.env.UPDATE_FIXTURES === '1') fixture('sigint-mid-request.jsonl', run, sb.dir, api.url);
     }
-    expect(JSON.stringify(api.mainRequests()[1]?.body?.messages)).toContain('[Request interrupted by user]');
+    // The CLI keeps either its interruption marker or a placeholder for the unanswered turn.
+    expect(JSON.stringify(api.mainRequests()[1]?.body?.messages)).toMatch(/\[Request interrupted by user\]|No response requested\./);
   });
 });

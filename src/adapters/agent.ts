@@ -68,13 +68,16 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   return session;
 }
 
+const EXIT_RECORD_WAIT_MS = 10_000;
+
 /** Stops the current session's agent (SIGINT, SIGTERM, SIGKILL) and waits for its exit record. */
 export async function stopAgent(paths: RunPaths, session: SessionRecord | null, grace: StopGrace = DEFAULT_STOP_GRACE): Promise<string> {
   const agent = readAgent(paths, session);
   if (!agent || !session) return 'gone';
   const how = await stopProcess(agent.pid, agent.startTime, grace);
   if (how === 'gone') return how;
-  const deadline = Date.now() + 3_000;
+  // The wrapper records the exit (flushed to disk) at once; on a loaded machine that can take a while.
+  const deadline = Date.now() + EXIT_RECORD_WAIT_MS;
   while (readText(paths.exitFile(session.n)) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return how;
 }

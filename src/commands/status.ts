@@ -21,7 +21,7 @@ export interface StatusOptions {
 }
 
 /** How long a session seen starting without its wrapper is watched before it is shown as lost. */
-const SETTLE_MS = 1_000;
+const SETTLE_MS = 2_000;
 
 /** Finished runs older than this leave the table (not the JSON) unless --all. */
 const RECENT_MS = 3 * 24 * 3600 * 1000;

@@ -93,8 +93,8 @@ describe.runIf(WANTED)('schedule install with a real cron daemon', () => {
     expect(s.calls()[1]?.argv).toContain('--resume');
     expect(s.read(`${s.runs}/reconcile.log`)).toMatch(new RegExp(`${id}: resumed`));
     // The pass cron ran says so in the heartbeat: the proof doctor and status look for.
-    expect(JSON.parse(s.read(`${s.runs}/.heartbeat.json`) ?? '{}')).toHaveProperty('scheduledAt');
-    expect(s.read(`${s.runs}/.heartbeat.json`)).toBeTruthy();
+    // (written as the pass ends, a moment after it started the agent)
+    await waitFor(() => (JSON.parse(s.read(`${s.runs}/.heartbeat.json`) ?? '{}') as { scheduledAt?: string }).scheduledAt, { what: 'scheduledAt in the heartbeat' });
 
     const removed = await schedule('uninstall', {});
     expect(removed.output).toContain('removed the cron entry');

@@ -22,6 +22,8 @@ describe('a fresh session when resuming cannot work', () => {
     sb.setBehaviour([{ work: 0 }, { work: 30 }, { work: 60 }]);
     const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
     const pid = await sb.agentPid(id, 2);
+    // Stopped first: the fake appends to its transcript as it works, which would recreate it.
+    process.kill(pid, 'SIGSTOP');
     for (const t of transcripts()) rmSync(t);
     process.kill(pid, 'SIGKILL');
     const second = await waitFor(() => sb.calls()[2], { timeout: 10_000, what: 'the fresh session' });

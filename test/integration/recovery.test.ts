@@ -99,6 +99,8 @@ describe('recovery', () => {
     const { id } = await sb.launch('Respect the lock', ['--duration', '1h']);
     await sb.crashUnderLock(id);
 
+    // The hand-made lock is as fresh as a live holder's: a slow crash above must not age it to stale.
+    utimesSync(lockDir(), new Date(), new Date());
     const started = Date.now();
     const held = await sb.run(['reconcile']);
     expect(held.exitCode).toBe(0);

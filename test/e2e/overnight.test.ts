@@ -82,7 +82,8 @@ describe('overnight with the real claude binary', () => {
     // (the resumed request then holds the prompt and a synthetic "No response requested." only).
     const transcript = join(sb.home, '.claude', 'projects', realpathSync(workspace).replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
     await waitFor(() => sb.read(transcript)?.includes('"tool_result"'), { what: 'the tool_result in the transcript' });
-    const pid = Number((sb.read(sb.state(id, 'agent-1.pid')) ?? '').split(' ')[0]);
+    // The pid record may land after the agent's first turns on a machine slow to flush it.
+    const pid = Number((await waitFor(() => sb.read(sb.state(id, 'agent-1.pid')), { what: 'agent-1.pid' })).split(' ')[0]);
     expect(alive(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
     await waitFor(() => /^137 1 /.test(sb.read(sb.state(id, 'agent-1.exit')) ?? ''), { what: 'exit 137 recorded' });
@@ -97,7 +98,7 @@ describe('overnight with the real claude binary', () => {
     expect(main().map((r) => r.headers['x-claude-code-session-id'])).toEqual([sessionId, sessionId, sessionId]);
     expect(main()[2]?.body?.model).toBe(main()[0]?.body?.model); // the model was pinned
     expect(sb.read(join(workspace, 'restart.log'))).toMatch(/\tresume\texit=137\t/);
-    expect(existsSync(sb.state(id, 'agent-2.pid'))).toBe(true);
+    await waitFor(() => existsSync(sb.state(id, 'agent-2.pid')), { what: 'agent-2.pid' });
 
     // 4. After the end time a pass interrupts the agent and starts the synthesis, which writes the report.
     const endsAt = new Date(launched.endsAt).getTime();

@@ -2,18 +2,7 @@
 // (wrappers and agents are killed with SIGKILL, then the tmux server). One reconcile pass is
 // timed: it must resume them all, with one exit-race grace for the whole pass rather than one per run.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { overnight, sleep, tmux } from './sandbox.mjs';
-
-function currentAgent(runs, id) {
-  try {
-    const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
-    const pid = Number(readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8').trim().split(' ')[0]);
-    return { n, pid };
-  } catch {
-    return null;
-  }
-}
+import { overnight, sessionAgent, sleep, tmux } from './sandbox.mjs';
 
 /** Alive and not a zombie: an orphan may stay unreaped where PID 1 is no init. */
 function alive(pid) {
@@ -27,7 +16,7 @@ function alive(pid) {
 
 export async function measureReboot(sb, agentPids) {
   const running = JSON.parse(overnight(sb, ['status', '--json'])).filter((r) => r.state === 'running').map((r) => r.id);
-  const agents = running.map((id) => currentAgent(sb.runs, id)).filter((a) => a);
+  const agents = running.map((id) => sessionAgent(sb.runs, id)).filter((a) => a);
   // Wrappers first (each pane's process), so that none lives to record its agent's end.
   const wrappers = tmux(sb, ['list-panes', '-a', '-F', '#{pane_pid}']).split('\n').filter(Boolean).map(Number);
   for (const pid of [...wrappers, ...agents.map((a) => a.pid)]) {
@@ -48,7 +37,7 @@ export async function measureReboot(sb, agentPids) {
   const ms = Date.now() - t0;
   const resumed = out.split('\n').filter((l) => /: resumed /.test(l)).length;
   for (const id of running) {
-    const a = currentAgent(sb.runs, id);
+    const a = sessionAgent(sb.runs, id);
     if (a) agentPids.push(a.pid);
   }
   return { runs: running.length, resumed, ms };

@@ -1,18 +1,11 @@
 // "crash → agent running again": kill -9 a live run's agent and time until the next session's
 // agent process exists, with no scheduler at all (the wrapper's own pass does the work).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isRunning, overnight, sleep } from './sandbox.mjs';
+import { isRunning, overnight, sessionAgent, sleep } from './sandbox.mjs';
 import { stats } from './measure.mjs';
 
 function currentAgent(runs, id) {
-  try {
-    const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
-    const pid = Number(readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8').trim().split(' ')[0]);
-    return isRunning(pid) ? { n, pid } : null;
-  } catch {
-    return null;
-  }
+  const agent = sessionAgent(runs, id);
+  return agent && isRunning(agent.pid) ? agent : null;
 }
 
 async function until(check, ms) {

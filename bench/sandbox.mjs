@@ -196,3 +196,14 @@ export async function cleanup(sb, agentPids, log) {
   }
   await step('removing the sandbox', () => rmSync(sb.dir, { recursive: true, force: true }));
 }
+
+/** The current session of a run and its agent's pid as the wrapper recorded them; null before that. */
+export function sessionAgent(runs, id) {
+  try {
+    const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
+    const pid = Number(readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8').trim().split(' ')[0]);
+    return { n, pid };
+  } catch {
+    return null;
+  }
+}

@@ -41,20 +41,20 @@ atomic() {
 }
 
 # Job control gives the agent its own process group (so it can be signalled as a whole)
-# and keeps SIGINT at its default in it.
+# and keeps SIGINT at its default in it; the final pass gets its own too, so the pane closing
+# as this script ends does not hang it up. One compound command from the agent's start to its
+# exit record: sh reports (and forgets) finished jobs only between top-level commands, and a
+# job forgotten before `wait` would be recorded as 127 instead of the agent's status.
 set -m
-"$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
-pid=$!
-# Job control off again at once: with it on, sh reports and forgets a job that ends while a
-# foreground command runs, and `wait` then says 127 instead of the agent's status.
-set +m
-atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
-wait "$pid"
-status=$?
-atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
+{
+  "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+  pid=$!
+  atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
+  wait "$pid"
+  status=$?
+  atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
+}
 
-# Recovery within seconds; cron, launchd or systemd stay the backstop. Its own process group
-# (job control again), so the pane closing as this script ends does not hang it up.
-set -m
+# Recovery within seconds; cron, launchd or systemd stay the backstop.
 OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

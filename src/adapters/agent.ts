@@ -70,15 +70,33 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
 
 const EXIT_RECORD_WAIT_MS = 10_000;
 
-/** Stops the current session's agent (SIGINT, SIGTERM, SIGKILL) and waits for its exit record. */
-export async function stopAgent(paths: RunPaths, session: SessionRecord | null, grace: StopGrace = DEFAULT_STOP_GRACE): Promise<string> {
+/** Where a run's wrapper lives: its tmux binary, server socket and run id. */
+export interface WrapperRef {
+  tmux: string;
+  socket: string | null;
+  id: string;
+}
+
+async function wrapperRunning(w: WrapperRef): Promise<boolean> {
+  const { Tmux } = await import('./tmux.js');
+  return (await new Tmux(w.tmux, w.socket).panes()).get(tmuxSessionName(w.id))?.alive ?? false;
+}
+
+/**
+ * Stops the current session's agent (SIGINT, SIGTERM, SIGKILL) and waits for its exit record,
+ * which the wrapper writes at once (flushed to disk: on a loaded machine that can take a while).
+ * A wrapper that is gone (its tmux server killed, say) writes nothing: then it does not wait.
+ */
+export async function stopAgent(paths: RunPaths, session: SessionRecord | null, grace: StopGrace = DEFAULT_STOP_GRACE, wrapper?: WrapperRef): Promise<string> {
   const agent = readAgent(paths, session);
   if (!agent || !session) return 'gone';
   const how = await stopProcess(agent.pid, agent.startTime, grace);
   if (how === 'gone') return how;
-  // The wrapper records the exit (flushed to disk) at once; on a loaded machine that can take a while.
   const deadline = Date.now() + EXIT_RECORD_WAIT_MS;
-  while (readText(paths.exitFile(session.n)) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (let polls = 0; readText(paths.exitFile(session.n)) === null && Date.now() < deadline; polls++) {
+    if (wrapper && polls % 10 === 0 && !(await wrapperRunning(wrapper))) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return how;
 }
 

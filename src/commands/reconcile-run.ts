@@ -4,7 +4,7 @@ import type { Settings } from '../core/config.js';
 import type { RunPaths } from '../core/paths.js';
 import { stateAfter, stateOf } from '../core/state.js';
 import type { Action, Observation, RunSpec } from '../core/types.js';
-import { armWakeTimer, removeTmuxSession, startSession, stopAgent } from '../adapters/agent.js';
+import { armWakeTimer, removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, hasSentinel, markStale, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
 import { resolveExecutable } from '../adapters/which.js';
@@ -24,6 +24,10 @@ export interface PassContext {
   lockLost?: boolean;
   /** tmux is asked once per pass and server, and only if some run needs it. */
   panes?: Map<string, Promise<Map<string, PaneInfo>>>;
+}
+
+function wrapperOf(spec: RunSpec): WrapperRef {
+  return { tmux: spec.paths.tmux, socket: spec.paths.tmuxSocket, id: spec.id };
 }
 
 export function panesOf(ctx: PassContext, spec: RunSpec): Promise<Map<string, PaneInfo>> {
@@ -56,8 +60,9 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
     // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
   }
   const session = readSession(paths);
-  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
+  const wrapper = tmuxBin ? { tmux: tmuxBin, socket: spec?.paths.tmuxSocket ?? null, id } : undefined;
+  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined, wrapper);
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, spec?.paths.tmuxSocket ?? null);
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
@@ -117,7 +122,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     }
     case 'cleanup':
     case 'finish': {
-      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace));
+      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace), wrapperOf(spec));
       await removeTmuxSession(spec.paths.tmux, id, spec.paths.tmuxSocket);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
@@ -131,7 +136,7 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && obs.session) writeFileAtomic(paths.hungFile(obs.session.n), `${now.toISOString()}\n`);
-      const how = await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace));
+      const how = await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace), wrapperOf(spec));
       record({ signal: how });
       return true;
     }

@@ -133,5 +133,21 @@ describe('lifecycle', () => {
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(await sb.hasSession(id)).toBe(false);
   });
-});
 
+  it('an agent that outlived its killed tmux server is still running, and stop still ends it', async () => {
+    sb.setBehaviour({ work: 60 });
+    const { id, workspace } = await sb.launch('Outlive my server', ['--duration', '1h']);
+    const pid = await sb.agentPid(id);
+    await sb.tmux(['kill-server']);
+    // The agent has its own process group: the server's hang-up reaches only the wrapper.
+    await waitFor(async () => !(await sb.hasSession(id)), { what: 'the tmux session gone' });
+    expect(alive(pid)).toBe(true);
+    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string }[];
+    expect(row?.state).toBe('running');
+
+    const stopped = await sb.run(['stop', id]);
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(alive(pid)).toBe(false);
+    expect(sb.read(join(workspace, 'DONE'))).toContain('stopped by user');
+  });
+});

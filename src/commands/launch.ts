@@ -88,8 +88,14 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
 
   const paths = runPaths(root, spec.id);
   const session = tmuxSessionName(spec.id);
+  const { schedule, lastPassAt } = readSupervision(root);
+  const supervision = supervisionWarning(schedule, lastPassAt, 1, now);
+  // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
+  const credentials = checkCredentials(io.env, { asScheduler: false });
+  const warnings = [...(supervision ? [supervision] : []), ...(credentials.status === 'ok' ? [] : [`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`])];
   if (opts.json) {
     io.stdout(JSON.stringify({ id: spec.id, workspace: paths.workspace, session, endsAt: spec.endsAt.toISOString() }));
+    for (const w of warnings) io.stderr(w);
     return 0;
   }
   io.stdout(`Launched ${spec.id}`);
@@ -97,11 +103,8 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`);
   io.stdout(`  watch:     tmux attach -t ${session}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
-  const { schedule, lastPassAt } = readSupervision(root);
-  io.stdout(supervisionWarning(schedule, lastPassAt, 1, now) ?? `Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
-  // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
-  const credentials = checkCredentials(io.env, { asScheduler: false });
-  if (credentials.status !== 'ok') io.stdout(`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`);
+  if (!supervision) io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
+  for (const w of warnings) io.stdout(w);
   return 0;
 }
 

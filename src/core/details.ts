@@ -17,7 +17,8 @@ export interface DetailsFiles {
   report: boolean;
 }
 
-const LIVE = new Set(['running', 'waiting', 'synthesizing', 'paused']);
+/** A tmux session to attach to exists while an agent runs, not while a run waits or is paused. */
+const WATCHABLE = new Set(['running', 'synthesizing']);
 
 const when = (iso: string | null) => (iso ? humanTime(new Date(iso)) : '?');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -38,7 +39,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date): strin
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
   if (r.questions > 0) lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
-  if (LIVE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
+  if (WATCHABLE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
   if (r.permissionDenials && r.permissionDenials.count > 0) lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
   for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);

@@ -74,6 +74,7 @@ describe('launch', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string>;
     expect(Object.keys(out).sort()).toEqual(['endsAt', 'id', 'session', 'workspace']);
+    expect(r.stderr).toMatch(/^warning: no schedule is installed/m); // warnings stay off stdout
     expect(out.id).toMatch(/^\d{4}-\d{2}-\d{2}-\d{4}-json-shape$/);
     expect(out.workspace).toBe(join(sb.runs, out.id as string));
     expect(out.session).toBe(`overnight-${out.id}`);

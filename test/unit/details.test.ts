@@ -68,5 +68,6 @@ describe('runDetails', () => {
     expect(field(lines, 'started')).toBe('?');
     expect(field(lines, 'ends')).toBe('?');
     expect(field(lines, 'sessions')).toBe('?, 1 restart of ? allowed');
+    expect(field(lines, 'watch')).toBeUndefined(); // waiting: no agent, no tmux session to attach to
   });
 });

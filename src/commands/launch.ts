@@ -101,6 +101,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   io.stdout(`Launched ${spec.id}`);
   io.stdout(`  workspace: ${paths.workspace}`);
   io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`);
+  io.stdout(`  follow:    overnight logs -f ${spec.id}`);
   io.stdout(`  watch:     tmux attach -t ${session}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
   if (!supervision) io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);

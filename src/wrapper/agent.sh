@@ -50,6 +50,13 @@ set -m
   "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
   pid=$!
   atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
+  # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent. Set only
+  # now: the agent started with SIGINT at its default, which is how `overnight stop` asks it to end.
+  trap '' INT
+  id=$(basename "$ws")
+  printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
+  printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
+  printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
   wait "$pid"
   status=$?
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"

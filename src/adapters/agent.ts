@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentArgs, promptFor } from '../core/agent-args.js';
-import { tmuxSessionName } from '../core/naming.js';
+import { tmuxSessionName, wrapperInPanes } from '../core/naming.js';
 import type { RunPaths } from '../core/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/types.js';
 import { appendLine, readText, writeFileAtomic } from './files.js';
@@ -79,7 +79,7 @@ export interface WrapperRef {
 
 async function wrapperRunning(w: WrapperRef): Promise<boolean> {
   const { Tmux } = await import('./tmux.js');
-  return (await new Tmux(w.tmux, w.socket).panes()).get(tmuxSessionName(w.id))?.alive ?? false;
+  return wrapperInPanes(await new Tmux(w.tmux, w.socket).panes(), w.id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isRunId, tmuxSessionName } from '../core/naming.js';
+import { isRunId, wrapperInPanes } from '../core/naming.js';
 import { rootPaths, type RunPaths } from '../core/paths.js';
 import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
 import { waitingPrompt } from '../core/classify.js';
@@ -202,7 +202,7 @@ export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promi
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
   // that tmux saw gone has left its record, and a session's end is never misread as a crash.
   // (A session being started, recorded before tmux runs its wrapper, still looks gone: see mayBeStarting.)
-  const wrapperAlive = agentAlive || ((await panes()).get(tmuxSessionName(id))?.alive ?? false);
+  const wrapperAlive = agentAlive || wrapperInPanes(await panes(), id);
   const exitText = session ? readText(paths.exitFile(session.n)) : null;
   const exit = exitText !== null && session ? exitRecord(paths, exitText, session.n) : null;
   return {

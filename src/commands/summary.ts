@@ -3,18 +3,14 @@ import { countOpenQuestions } from '../core/briefing.js';
 import { crashRestarts, decide } from '../core/decide.js';
 import type { RunPaths } from '../core/paths.js';
 import { reasonOf, stateOf } from '../core/state.js';
-import type { TableRow } from '../core/format.js';
+import type { DetailsRow } from '../core/details.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
 import { tmuxSessionName } from '../core/naming.js';
 import { mtime, readText } from '../adapters/files.js';
 import { parseStream, summarizeUsage, wrongConversations, type SessionLog, type Usage } from '../core/stream.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
-export interface StatusRow extends Omit<TableRow, keyof Usage>, Usage {
-  task: string | null;
-  workspace: string;
-  session: string;
-  startedAt: string | null;
+export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
   /** The newest line of the run's events log: time, from-state, to-state, action, reason. */

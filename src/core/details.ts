@@ -3,6 +3,7 @@ import { ago, deniedLine, money, timeLeft, type TableRow } from './format.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
 
+/** A run's row with what says where it is and when it began (StatusRow extends it). */
 export interface DetailsRow extends TableRow {
   task: string | null;
   workspace: string;

@@ -40,6 +40,11 @@ export function tmuxSessionName(id: string): string {
   return `overnight-${id}`;
 }
 
+/** Whether tmux lists a live pane for a run's session: its wrapper is still there. */
+export function wrapperInPanes(panes: ReadonlyMap<string, { alive: boolean }>, id: string): boolean {
+  return panes.get(tmuxSessionName(id))?.alive ?? false;
+}
+
 export type Resolution = { id: string } | { error: string };
 
 /** A unique prefix names a run everywhere; an exact id always wins. */

@@ -7,6 +7,7 @@ import {
   SLUG_MAX,
   tmuxSessionName,
   uniqueRunId,
+  wrapperInPanes,
 } from '../../src/core/naming.js';
 
 describe('slugify', () => {
@@ -152,5 +153,17 @@ describe('resolveRunName', () => {
   ])('%j matches nothing', (name, list) => {
     const r = resolveRunName(name, list);
     expect(r).toEqual({ error: expect.stringContaining(`no run matches "${name}"`) });
+  });
+});
+
+describe('wrapperInPanes', () => {
+  const id = '2026-11-21-2315-survey-crdt';
+  test.each<[string, [string, { alive: boolean }][], boolean]>([
+    ['a live pane in the run’s session', [[`overnight-${id}`, { alive: true }]], true],
+    ['a dead pane (remain-on-exit)', [[`overnight-${id}`, { alive: false }]], false],
+    ['only another run’s session', [['overnight-2026-11-21-2316-other', { alive: true }]], false],
+    ['no tmux server', [], false],
+  ])('%s → %s', (_name, panes, want) => {
+    expect(wrapperInPanes(new Map(panes), id)).toBe(want);
   });
 });

@@ -1,18 +1,7 @@
 // "after a reboot": every live run's wrapper and agent vanish at once, leaving no exit record
 // (wrappers and agents are killed with SIGKILL, then the tmux server). One reconcile pass is
 // timed: it must resume them all, with one exit-race grace for the whole pass rather than one per run.
-import { readFileSync } from 'node:fs';
-import { overnight, sessionAgent, sleep, tmux } from './sandbox.mjs';
-
-/** Alive and not a zombie: an orphan may stay unreaped where PID 1 is no init. */
-function alive(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
+import { isRunning, overnight, sessionAgent, sleep, tmux } from './sandbox.mjs';
 
 export async function measureReboot(sb, agentPids) {
   const running = JSON.parse(overnight(sb, ['status', '--json'])).filter((r) => r.state === 'running').map((r) => r.id);
@@ -31,7 +20,7 @@ export async function measureReboot(sb, agentPids) {
   } catch {
     // with every pane gone the server may have exited by itself
   }
-  for (const deadline = Date.now() + 10_000; [...wrappers, ...agents.map((a) => a.pid)].some(alive) && Date.now() < deadline; ) await sleep(20);
+  for (const deadline = Date.now() + 10_000; [...wrappers, ...agents.map((a) => a.pid)].some(isRunning) && Date.now() < deadline; ) await sleep(20);
   const t0 = Date.now();
   const out = overnight(sb, ['reconcile']);
   const ms = Date.now() - t0;

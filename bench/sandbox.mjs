@@ -70,12 +70,18 @@ export function agentPid(sb, id) {
   }
 }
 
+/** Alive and not a zombie (where /proc tells): an orphan may stay unreaped where PID 1 is no init. */
 export function isRunning(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return !existsSync('/proc/self'); // gone since the signal check, or no /proc here (macOS)
   }
 }
 

@@ -69,17 +69,17 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
   const outcomes: Outcome[] = [];
   let failed = false;
   let ids: string[] = [];
+  const record = (id: string, outcome: Outcome | undefined) => {
+    if (!outcome) return;
+    if (outcome.action === 'error') failed = true;
+    outcomes.push(outcome);
+    if (!opts.json) (outcome.action === 'error' ? io.stderr : io.stdout)(`${id}: ${outcome.message}`);
+  };
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
       ids = listRunIds(root);
       ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
-      const record = (id: string, outcome: Outcome | undefined) => {
-        if (!outcome) return;
-        if (outcome.action === 'error') failed = true;
-        outcomes.push(outcome);
-        if (!opts.json) (outcome.action === 'error' ? io.stderr : io.stdout)(`${id}: ${outcome.message}`);
-      };
       const later: string[] = [];
       for (const id of ids) {
         const result = await reconcileRun(id, ctx, opts, false);

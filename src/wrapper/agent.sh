@@ -16,6 +16,7 @@ root=$(dirname "$ws")
 envfile="$root/.agent-env/$(basename "$ws").env"
 if [ -r "$envfile" ]; then
   while IFS= read -r kv; do
+    # shellcheck disable=SC2163 # kv is NAME=value: export sets that variable, as intended
     case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
   done < "$envfile"
 fi

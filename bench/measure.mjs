@@ -5,7 +5,11 @@ import { readFileSync } from 'node:fs';
 /** One run of a command to completion, stdout and stderr to pipes; wall time in ms. */
 export function timeOnce(argv, env) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(argv[0], argv.slice(1), {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) throw r.error;
   return { ms, status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
@@ -75,11 +79,24 @@ export function renderTable({ timing, wrapper, tmuxServer, live, finished, reps,
   ]) {
     const t = timing[name];
     const ratio = t.median / base;
-    rows.push([label, fmt(t.median), fmt(t.p90), `${ratio.toFixed(2)}×`, `≤ ${goal.toFixed(1)}×`, mark(ratio <= goal)]);
+    rows.push([
+      label,
+      fmt(t.median),
+      fmt(t.p90),
+      `${ratio.toFixed(2)}×`,
+      `≤ ${goal.toFixed(1)}×`,
+      mark(ratio <= goal),
+    ]);
   }
   const lines = [];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) lines.push(r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd());
+  for (const r of rows)
+    lines.push(
+      r
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    );
   lines.push('');
   if (wrapper.count > 0) {
     lines.push(
@@ -90,8 +107,12 @@ export function renderTable({ timing, wrapper, tmuxServer, live, finished, reps,
     lines.push('wrapper RSS per live run   n/a (no /proc, or no wrapper found)');
   }
   if (tmuxServer) {
-    lines.push(`tmux server RSS (shared)   ${fmt(tmuxServer.rssMb, 2)} MB for ${live} sessions (${fmt(tmuxServer.rssMb / live, 2)} MB per run if split)`);
+    lines.push(
+      `tmux server RSS (shared)   ${fmt(tmuxServer.rssMb, 2)} MB for ${live} sessions (${fmt(tmuxServer.rssMb / live, 2)} MB per run if split)`,
+    );
   }
-  lines.push(`runs: ${finished} finished + ${live} live; ${reps} timed repetitions each after ${warmups} warm-ups, interleaved`);
+  lines.push(
+    `runs: ${finished} finished + ${live} live; ${reps} timed repetitions each after ${warmups} warm-ups, interleaved`,
+  );
   return lines;
 }

@@ -4,10 +4,15 @@
 import { isRunning, overnight, sessionAgent, sleep, tmux } from './sandbox.mjs';
 
 export async function measureReboot(sb, agentPids) {
-  const running = JSON.parse(overnight(sb, ['status', '--json'])).filter((r) => r.state === 'running').map((r) => r.id);
+  const running = JSON.parse(overnight(sb, ['status', '--json']))
+    .filter((r) => r.state === 'running')
+    .map((r) => r.id);
   const agents = running.map((id) => sessionAgent(sb.runs, id)).filter((a) => a);
   // Wrappers first (each pane's process), so that none lives to record its agent's end.
-  const wrappers = tmux(sb, ['list-panes', '-a', '-F', '#{pane_pid}']).split('\n').filter(Boolean).map(Number);
+  const wrappers = tmux(sb, ['list-panes', '-a', '-F', '#{pane_pid}'])
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
   for (const pid of [...wrappers, ...agents.map((a) => a.pid)]) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -20,7 +25,11 @@ export async function measureReboot(sb, agentPids) {
   } catch {
     // with every pane gone the server may have exited by itself
   }
-  for (const deadline = Date.now() + 10_000; [...wrappers, ...agents.map((a) => a.pid)].some(isRunning) && Date.now() < deadline; ) await sleep(20);
+  for (
+    const deadline = Date.now() + 10_000;
+    [...wrappers, ...agents.map((a) => a.pid)].some(isRunning) && Date.now() < deadline;
+  )
+    await sleep(20);
   const t0 = Date.now();
   const out = overnight(sb, ['reconcile']);
   const ms = Date.now() - t0;

@@ -1,7 +1,7 @@
 // "crash → agent running again": kill -9 a live run's agent and time until the next session's
 // agent process exists, with no scheduler at all (the wrapper's own pass does the work).
-import { isRunning, overnight, sessionAgent, sleep } from './sandbox.mjs';
 import { stats } from './measure.mjs';
+import { isRunning, overnight, sessionAgent, sleep } from './sandbox.mjs';
 
 function currentAgent(runs, id) {
   const agent = sessionAgent(runs, id);
@@ -21,7 +21,17 @@ async function until(check, ms) {
 /** Median and spread over `trials` crashes of one run; every restart counts as healthy, so no backoff. */
 export async function measureRecovery(sb, trials, agentPids) {
   const env = { ...sb.env, OVERNIGHT_HEALTHY_AFTER: '0s', OVERNIGHT_MAX_RESTARTS: String(trials + 5) };
-  const { id } = JSON.parse(overnight({ ...sb, env }, ['launch', 'Crash me repeatedly', '--name', 'recovery', '--duration', '2h', '--json']));
+  const { id } = JSON.parse(
+    overnight({ ...sb, env }, [
+      'launch',
+      'Crash me repeatedly',
+      '--name',
+      'recovery',
+      '--duration',
+      '2h',
+      '--json',
+    ]),
+  );
   let agent = await until(() => currentAgent(sb.runs, id), 30_000);
   const times = [];
   for (let i = 0; i < trials; i++) {

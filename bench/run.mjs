@@ -10,13 +10,24 @@
 // --keep leaves the sandbox (runs, agents, tmux server) in place for profiling and prints how
 // to use it and how to remove it.
 import { readFileSync } from 'node:fs';
-import { loadavg, cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLI, cleanup, createSandbox, isRunning, launchLive, makeFinishedRuns, overnightViaFile, tmux, waitQuiet } from './sandbox.mjs';
+
 import { commandOf, mb, memoryOf, renderTable, timeInterleaved } from './measure.mjs';
-import { measureRecovery } from './recovery.mjs';
 import { measureReboot } from './reboot.mjs';
+import { measureRecovery } from './recovery.mjs';
+import {
+  cleanup,
+  CLI,
+  createSandbox,
+  isRunning,
+  launchLive,
+  makeFinishedRuns,
+  overnightViaFile,
+  tmux,
+  waitQuiet,
+} from './sandbox.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -84,12 +95,17 @@ async function main() {
   await waitQuiet(sb);
   log(`${LIVE} live runs launched in ${seconds(t)}`);
   const dead = live.filter((r) => !isRunning(r.agentPid));
-  if (dead.length > 0) throw new Error(`agents not running before timing: ${dead.map((r) => r.id).join(', ')}`);
+  if (dead.length > 0)
+    throw new Error(`agents not running before timing: ${dead.map((r) => r.id).join(', ')}`);
 
   const full = overnightViaFile(sb, ['status', '--json']);
   const rows = JSON.parse(full);
   const states = tally(rows.map((r) => r.state));
-  log(`status --json sees ${rows.length} runs: ${Object.entries(states).map(([s, n]) => `${n} ${s}`).join(', ')}`);
+  log(
+    `status --json sees ${rows.length} runs: ${Object.entries(states)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ')}`,
+  );
 
   // The timed commands. Reconcile must be a steady-state pass: it acts on nothing.
   const node = process.execPath;
@@ -102,9 +118,11 @@ async function main() {
   const cut = [];
   const check = (name, r) => {
     if (r.status !== 0) throw new Error(`${name} exited ${r.status ?? 'by a signal'}: ${r.stderr.trim()}`);
-    if (name === 'reconcile' && r.stdout.trim()) notes.add(`reconcile acted (not a steady-state pass): ${r.stdout.trim().split('\n')[0]}`);
+    if (name === 'reconcile' && r.stdout.trim())
+      notes.add(`reconcile acted (not a steady-state pass): ${r.stdout.trim().split('\n')[0]}`);
     if (name === 'status' && r.stdout.length !== full.length) cut.push(r.stdout.length);
-    if (name !== 'baseline' && r.stderr.trim()) notes.add(`${name} wrote to stderr: ${r.stderr.trim().split('\n')[0]}`);
+    if (name !== 'baseline' && r.stderr.trim())
+      notes.add(`${name} wrote to stderr: ${r.stderr.trim().split('\n')[0]}`);
   };
   t = Date.now();
   const loadBefore = loadavg()[0];
@@ -123,18 +141,29 @@ async function main() {
 
   const memory = measureMemory(live);
 
-  const lines = renderTable({ timing, ...memory, live: LIVE, finished: FINISHED, reps: REPS, warmups: WARMUPS });
+  const lines = renderTable({
+    timing,
+    ...memory,
+    live: LIVE,
+    finished: FINISHED,
+    reps: REPS,
+    warmups: WARMUPS,
+  });
   if (CRASHES > 0) {
     t = Date.now();
     const r = await measureRecovery(sb, CRASHES, agentPids);
     log(`${CRASHES} crashes recovered in ${seconds(t)}`);
     const ok = r.median <= 3000 ? '✓' : '✗';
-    lines.push(`crash → agent running again (kill -9, no scheduler)   median ${(r.median / 1000).toFixed(2)} s, p90 ${(r.p90 / 1000).toFixed(2)} s over ${CRASHES} trials   goal ≤ 3 s  ${ok}`);
+    lines.push(
+      `crash → agent running again (kill -9, no scheduler)   median ${(r.median / 1000).toFixed(2)} s, p90 ${(r.p90 / 1000).toFixed(2)} s over ${CRASHES} trials   goal ≤ 3 s  ${ok}`,
+    );
   }
   t = Date.now();
   const reboot = await measureReboot(sb, agentPids);
   log(`reboot: ${reboot.runs} runs lost at once, one pass in ${seconds(t)}`);
-  lines.push(`after a reboot (tmux server and agents gone, no exit records)   one pass resumed ${reboot.resumed} of ${reboot.runs} runs in ${(reboot.ms / 1000).toFixed(2)} s`);
+  lines.push(
+    `after a reboot (tmux server and agents gone, no exit records)   one pass resumed ${reboot.resumed} of ${reboot.runs} runs in ${(reboot.ms / 1000).toFixed(2)} s`,
+  );
   lines.push(...extraLines(timing, loadBefore, loadAfter));
   for (const n of notes) lines.push(`note: ${n}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
@@ -143,8 +172,12 @@ async function main() {
 function keptMessage() {
   const e = sb.env;
   log('sandbox kept; to use it:');
-  log(`  export HOME=${e.HOME} OVERNIGHT_HOME=${e.OVERNIGHT_HOME} TMUX_TMPDIR=${e.TMUX_TMPDIR} OVERNIGHT_CLAUDE=${e.OVERNIGHT_CLAUDE}; unset TMUX`);
-  log(`  to remove it (with those variables set): node ${CLI} stop --all; tmux kill-server; rm -rf ${sb.dir}`);
+  log(
+    `  export HOME=${e.HOME} OVERNIGHT_HOME=${e.OVERNIGHT_HOME} TMUX_TMPDIR=${e.TMUX_TMPDIR} OVERNIGHT_CLAUDE=${e.OVERNIGHT_CLAUDE}; unset TMUX`,
+  );
+  log(
+    `  to remove it (with those variables set): node ${CLI} stop --all; tmux kill-server; rm -rf ${sb.dir}`,
+  );
 }
 
 /** Each live run's wrapper is its tmux session's pane process (`sh agent.sh ...`). */
@@ -163,9 +196,17 @@ function measureMemory(live) {
     if (m.rssKb !== null) wrappers.push(m);
   }
   const rss = wrappers.map((w) => mb(w.rssKb));
-  const pss = wrappers.map((w) => w.pssKb).filter((x) => x !== null).map(mb);
+  const pss = wrappers
+    .map((w) => w.pssKb)
+    .filter((x) => x !== null)
+    .map(mb);
   const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-  const wrapper = { count: wrappers.length, meanMb: mean(rss), maxMb: rss.length ? Math.max(...rss) : null, pssMeanMb: mean(pss) };
+  const wrapper = {
+    count: wrappers.length,
+    meanMb: mean(rss),
+    maxMb: rss.length ? Math.max(...rss) : null,
+    pssMeanMb: mean(pss),
+  };
 
   let tmuxServer = null;
   const serverPid = Number(tmux(sb, ['display-message', '-p', '#{pid}']).trim());
@@ -178,17 +219,23 @@ function extraLines(timing, loadBefore, loadAfter) {
   const lines = [];
   const base = timing.baseline.median;
   for (const name of ['reconcile', 'status']) {
-    lines.push(`${name}: ${(timing[name].median - base).toFixed(1)} ms beyond a bare Node start (median); min ${timing[name].min.toFixed(1)} ms, max ${timing[name].max.toFixed(1)} ms`);
+    lines.push(
+      `${name}: ${(timing[name].median - base).toFixed(1)} ms beyond a bare Node start (median); min ${timing[name].min.toFixed(1)} ms, max ${timing[name].max.toFixed(1)} ms`,
+    );
   }
   try {
     const beat = JSON.parse(readFileSync(join(sb.runs, '.heartbeat.json'), 'utf8'));
-    lines.push(`reconcile's heartbeat: the last pass took ${beat.durationMs} ms inside the process over ${beat.runs} runs, ${beat.actions} actions`);
+    lines.push(
+      `reconcile's heartbeat: the last pass took ${beat.durationMs} ms inside the process over ${beat.runs} runs, ${beat.actions} actions`,
+    );
   } catch {
     // no heartbeat: nothing to add
   }
   const cores = cpus().length;
   const noisy = Math.max(loadBefore, loadAfter) > cores * 0.5;
-  lines.push(`load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after timing on ${cores} CPUs${noisy ? ': the machine was busy, figures may be noisy' : ''}`);
+  lines.push(
+    `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after timing on ${cores} CPUs${noisy ? ': the machine was busy, figures may be noisy' : ''}`,
+  );
   return lines;
 }
 

@@ -1,7 +1,20 @@
 // The benchmark's world: a temp HOME, runs root and tmux server, filled with runs made by the
 // product itself (`overnight launch` / `overnight stop`) so that every file is in its real format.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +24,8 @@ export const CLI = fileURLToPath(new URL('../bin/overnight.js', import.meta.url)
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The agent stand-in: takes the prompt from stdin like claude -p, then idles as one small process. */
-const FAKE_AGENT = '#!/bin/sh\n# overnight bench agent: reads the prompt, then idles\ncat > /dev/null\nexec sleep 3600\n';
+const FAKE_AGENT =
+  '#!/bin/sh\n# overnight bench agent: reads the prompt, then idles\ncat > /dev/null\nexec sleep 3600\n';
 
 /**
  * A short path (tmux's socket lives under TMUX_TMPDIR and socket paths are limited to ~104 bytes),
@@ -26,7 +40,13 @@ export function createSandbox() {
   for (const d of [home, runs, tmuxDir]) mkdirSync(d, { mode: 0o700 });
   const fake = join(dir, 'fake-claude');
   writeFileSync(fake, FAKE_AGENT, { mode: 0o755 });
-  const env = { ...process.env, HOME: home, OVERNIGHT_HOME: runs, TMUX_TMPDIR: tmuxDir, OVERNIGHT_CLAUDE: fake };
+  const env = {
+    ...process.env,
+    HOME: home,
+    OVERNIGHT_HOME: runs,
+    TMUX_TMPDIR: tmuxDir,
+    OVERNIGHT_CLAUDE: fake,
+  };
   for (const name of ['TMUX', 'TMUX_PANE', 'XDG_CONFIG_HOME', 'OVERNIGHT_DEBUG']) delete env[name];
   return { dir, home, runs, tmuxDir, fake, env };
 }
@@ -34,9 +54,15 @@ export function createSandbox() {
 /** Runs the CLI to completion; its stdout, or an error carrying its stderr. */
 export function overnight(sb, args) {
   try {
-    return execFileSync(process.execPath, [CLI, ...args], { env: sb.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(process.execPath, [CLI, ...args], {
+      env: sb.env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
-    throw new Error(`overnight ${args.join(' ')} failed (exit ${err.status}): ${String(err.stderr ?? err.message).trim()}`);
+    throw new Error(
+      `overnight ${args.join(' ')} failed (exit ${err.status}): ${String(err.stderr ?? err.message).trim()}`,
+    );
   }
 }
 
@@ -49,7 +75,8 @@ export function overnightViaFile(sb, args) {
   const fd = openSync(file, 'w');
   try {
     const r = spawnSync(process.execPath, [CLI, ...args], { env: sb.env, stdio: ['ignore', fd, 'pipe'] });
-    if (r.status !== 0) throw new Error(`overnight ${args.join(' ')} failed (exit ${r.status}): ${String(r.stderr).trim()}`);
+    if (r.status !== 0)
+      throw new Error(`overnight ${args.join(' ')} failed (exit ${r.status}): ${String(r.stderr).trim()}`);
   } finally {
     closeSync(fd);
   }
@@ -63,7 +90,9 @@ export function tmux(sb, args) {
 /** The agent's pid as the wrapper recorded it in the run's first session, or null before that. */
 export function agentPid(sb, id) {
   try {
-    const [pid] = readFileSync(join(sb.runs, id, '.overnight', 'agent-1.pid'), 'utf8').trim().split(/\s+/);
+    const [pid] = readFileSync(join(sb.runs, id, '.overnight', 'agent-1.pid'), 'utf8')
+      .trim()
+      .split(/\s+/);
     return Number(pid);
   } catch {
     return null;
@@ -106,7 +135,9 @@ async function waitFor(what, ms, check) {
 
 /** Launches one run through the CLI and waits until its agent is running. */
 export async function launchLive(sb, name) {
-  const run = JSON.parse(overnight(sb, ['launch', `bench: idle agent ${name}`, '--duration', '2h', '--name', name, '--json']));
+  const run = JSON.parse(
+    overnight(sb, ['launch', `bench: idle agent ${name}`, '--duration', '2h', '--name', name, '--json']),
+  );
   run.agentPid = await waitFor(`the agent of ${run.id}`, 10_000, () => agentPid(sb, run.id));
   return run;
 }
@@ -135,7 +166,11 @@ export function sandboxReconciles(sb) {
 /** Waits until no background pass of this sandbox runs and the reconcile lock is free. */
 export async function waitQuiet(sb, ms = 20_000) {
   await sleep(200); // the wrapper starts its pass just after writing the exit record
-  await waitFor('background reconcile passes to end', ms, () => sandboxReconciles(sb).length === 0 && !existsSync(join(sb.runs, '.reconcile.lock')));
+  await waitFor(
+    'background reconcile passes to end',
+    ms,
+    () => sandboxReconciles(sb).length === 0 && !existsSync(join(sb.runs, '.reconcile.lock')),
+  );
 }
 
 /** `YYYY-MM-DD-HHMM-finished-NNNN`, spread over past days (8 hours apart), unique per index. */
@@ -207,7 +242,11 @@ export async function cleanup(sb, agentPids, log) {
 export function sessionAgent(runs, id) {
   try {
     const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
-    const pid = Number(readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8').trim().split(' ')[0]);
+    const pid = Number(
+      readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8')
+        .trim()
+        .split(' ')[0],
+    );
     return { n, pid };
   } catch {
     return null;

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
+
 import '../dist/main.js';

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+
 import type { Io } from './commands/io.js';
 
 // Commander wiring only: each action hands its arguments to a command module.
@@ -31,8 +32,17 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .description('one pass over every unfinished run: resume, synthesize, finish (run it from cron)')
     .option('--dry-run', 'print the decisions without acting')
     .option('--json', 'print the outcomes as JSON')
-    .addOption(new Option('--retry-lock <ms>', 'keep trying for a held lock (used by the wrapper)').argParser(Number).hideHelp())
-    .addOption(new Option('--scheduled', 'the pass was started by the installed schedule (recorded in the heartbeat)').hideHelp())
+    .addOption(
+      new Option('--retry-lock <ms>', 'keep trying for a held lock (used by the wrapper)')
+        .argParser(Number)
+        .hideHelp(),
+    )
+    .addOption(
+      new Option(
+        '--scheduled',
+        'the pass was started by the installed schedule (recorded in the heartbeat)',
+      ).hideHelp(),
+    )
     .action(async (opts) => {
       const { reconcileCommand } = await import('./commands/reconcile.js');
       setExitCode(await reconcileCommand(opts, io));
@@ -41,7 +51,10 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   program
     .command('status')
     .description('the morning dashboard: every run, its state and what needs you')
-    .argument('[run]', 'one run, with its details: times, spend, where its report and questions are (a unique prefix of its id is enough)')
+    .argument(
+      '[run]',
+      'one run, with its details: times, spend, where its report and questions are (a unique prefix of its id is enough)',
+    )
     .option('--json', 'print an array of run objects')
     .option('--all', 'include finished runs older than three days')
     .action(async (run: string | undefined, opts) => {
@@ -62,7 +75,11 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   for (const pause of [true, false]) {
     program
       .command(pause ? 'pause' : 'resume')
-      .description(pause ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)' : 'supervise a paused run again')
+      .description(
+        pause
+          ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)'
+          : 'supervise a paused run again',
+      )
       .argument('[run]', 'the run (a unique prefix of its id is enough)')
       .option('--all', pause ? 'pause every run' : 'lift the pause of every run')
       .action(async (run: string | undefined, opts) => {
@@ -71,12 +88,21 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       });
   }
 
-  const schedule = program.command('schedule').description('run `overnight reconcile` every few minutes from cron, launchd or a systemd user timer');
+  const schedule = program
+    .command('schedule')
+    .description('run `overnight reconcile` every few minutes from cron, launchd or a systemd user timer');
   schedule
     .command('install')
     .description('install or update the entry (idempotent; a changed interval replaces it)')
-    .option('--every <interval>', 'how often a pass runs, e.g. 5m (cron: whole minutes up to 59m, or whole hours)', '5m')
-    .option('--backend <backend>', 'cron, launchd or systemd (default: launchd on macOS; systemd when `systemctl --user` works, else cron)')
+    .option(
+      '--every <interval>',
+      'how often a pass runs, e.g. 5m (cron: whole minutes up to 59m, or whole hours)',
+      '5m',
+    )
+    .option(
+      '--backend <backend>',
+      'cron, launchd or systemd (default: launchd on macOS; systemd when `systemctl --user` works, else cron)',
+    )
     .option('--json', 'print {"backend","everySeconds","runsRoot","where","log","path","installedAt"}')
     .action(async (opts) => {
       const { scheduleCommand } = await import('./commands/schedule.js');
@@ -99,9 +125,14 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('doctor')
-    .description('check what would break tonight: agent, tmux, node, schedule, credentials, permissions, runs root, config')
+    .description(
+      'check what would break tonight: agent, tmux, node, schedule, credentials, permissions, runs root, config',
+    )
     .option('--json', 'print {"checks": [...], "summary": {...}}')
-    .option('--as-scheduler', 'run the checks in the minimal environment the installed schedule gives (like env -i)')
+    .option(
+      '--as-scheduler',
+      'run the checks in the minimal environment the installed schedule gives (like env -i)',
+    )
     .action(async (opts) => {
       const { doctorCommand } = await import('./commands/doctor.js');
       setExitCode(await doctorCommand(opts, io));
@@ -109,7 +140,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('logs')
-    .description("what each session did: assistant text, tool calls, errors, results with cost")
+    .description('what each session did: assistant text, tool calls, errors, results with cost')
     .argument('<run>', 'the run (a unique prefix of its id is enough)')
     .option('-f, --follow', 'keep printing new output until the run finishes')
     .option('--raw', 'print the stream-json as stored')

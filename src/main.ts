@@ -1,5 +1,5 @@
-import { buildCli, CommanderError } from './cli.js';
 import { systemClock } from './adapters/clock.js';
+import { buildCli, CommanderError } from './cli.js';
 import type { Io } from './commands/io.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
@@ -26,7 +26,11 @@ async function main(): Promise<number> {
     const code = codeOf(err);
     // Commander has already printed its own message.
     if (!(err instanceof CommanderError)) {
-      io.stderr(process.env.OVERNIGHT_DEBUG === '1' ? String((err as Error).stack ?? err) : `overnight: ${(err as Error).message ?? String(err)}`);
+      io.stderr(
+        process.env.OVERNIGHT_DEBUG === '1'
+          ? String((err as Error).stack ?? err)
+          : `overnight: ${(err as Error).message ?? String(err)}`,
+      );
     }
     return code;
   }

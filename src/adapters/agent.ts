@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { agentArgs, promptFor } from '../core/agent-args.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/naming.js';
 import type { RunPaths } from '../core/paths.js';
@@ -23,7 +24,13 @@ const NOT_CAPTURED = new Set(['TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_'
 export function captureEnvironment(env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || NOT_CAPTURED.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /[\n\r\0]/.test(value)) continue;
+    if (
+      value === undefined ||
+      NOT_CAPTURED.has(name) ||
+      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ||
+      /[\n\r\0]/.test(value)
+    )
+      continue;
     lines.push(`${name}=${value}`);
   }
   return lines.join('\n') + '\n';
@@ -52,18 +59,45 @@ export interface SessionStart {
 export async function startSession(s: SessionStart): Promise<SessionRecord> {
   // Never two agents on one run, whatever the caller observed.
   const previous = readAgent(s.paths, s.previous);
-  if (previous && (await isAlive(previous.pid, previous.startTime))) throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
+  if (previous && (await isAlive(previous.pid, previous.startTime)))
+    throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
   writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
   writeSession(s.paths, session);
-  if (s.mode !== 'initial') appendRestart(s.paths, { at: s.now, mode: s.mode, exit: s.exit, uptime: s.uptime ?? null, reason: s.reason });
+  if (s.mode !== 'initial')
+    appendRestart(s.paths, {
+      at: s.now,
+      mode: s.mode,
+      exit: s.exit,
+      uptime: s.uptime ?? null,
+      reason: s.reason,
+    });
   // Segment marker: each session's part of output.log starts with one line saying which it is.
-  appendLine(s.paths.outputLog, JSON.stringify({ type: 'overnight_session', session: session.n, mode: s.mode, conversation: s.spec.sessionId, at: s.now.toISOString() }));
+  appendLine(
+    s.paths.outputLog,
+    JSON.stringify({
+      type: 'overnight_session',
+      session: session.n,
+      mode: s.mode,
+      conversation: s.spec.sessionId,
+      at: s.now.toISOString(),
+    }),
+  );
   const name = tmuxSessionName(s.spec.id);
   await tmux.killSession(name); // a finished wrapper's session may linger for a moment
-  const argv = ['/bin/sh', WRAPPER_PATH, s.paths.workspace, String(session.n), s.spec.paths.node, s.spec.paths.cli, '--', s.spec.paths.claude, ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined)];
+  const argv = [
+    '/bin/sh',
+    WRAPPER_PATH,
+    s.paths.workspace,
+    String(session.n),
+    s.spec.paths.node,
+    s.spec.paths.cli,
+    '--',
+    s.spec.paths.claude,
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined),
+  ];
   await tmux.newSession(name, s.paths.workspace, argv);
   return session;
 }
@@ -87,7 +121,12 @@ async function wrapperRunning(w: WrapperRef): Promise<boolean> {
  * which the wrapper writes at once (flushed to disk: on a loaded machine that can take a while).
  * A wrapper that is gone (its tmux server killed, say) writes nothing: then it does not wait.
  */
-export async function stopAgent(paths: RunPaths, session: SessionRecord | null, grace: StopGrace = DEFAULT_STOP_GRACE, wrapper?: WrapperRef): Promise<string> {
+export async function stopAgent(
+  paths: RunPaths,
+  session: SessionRecord | null,
+  grace: StopGrace = DEFAULT_STOP_GRACE,
+  wrapper?: WrapperRef,
+): Promise<string> {
   const agent = readAgent(paths, session);
   if (!agent || !session) return 'gone';
   const how = await stopProcess(agent.pid, agent.startTime, grace);
@@ -104,28 +143,48 @@ export async function stopAgent(paths: RunPaths, session: SessionRecord | null, 
  * A backoff wait must end on time without a resident monitor: a detached `sleep` then one pass.
  * Armed once per wake time (the marker file), so repeated passes do not stack timers.
  */
-export async function armWakeTimer(spec: RunSpec, paths: RunPaths, until: Date, now: Date, env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function armWakeTimer(
+  spec: RunSpec,
+  paths: RunPaths,
+  until: Date,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
   const at = until.toISOString();
   if (readText(paths.wake)?.trim() === at) return false;
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
   const log = join(root, 'reconcile.log');
-  const timer = execa('/bin/sh', ['-c', 'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000', String(seconds), spec.paths.node, spec.paths.cli], {
-    detached: true,
-    cleanup: false,
-    stdin: 'ignore',
-    stdout: { file: log, append: true },
-    stderr: { file: log, append: true },
-    env: { ...env, OVERNIGHT_HOME: root },
-  });
+  const timer = execa(
+    '/bin/sh',
+    [
+      '-c',
+      'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
+      String(seconds),
+      spec.paths.node,
+      spec.paths.cli,
+    ],
+    {
+      detached: true,
+      cleanup: false,
+      stdin: 'ignore',
+      stdout: { file: log, append: true },
+      stderr: { file: log, append: true },
+      env: { ...env, OVERNIGHT_HOME: root },
+    },
+  );
   timer.catch(() => {}); // it outlives this process; nobody waits for it
   timer.unref();
   writeFileAtomic(paths.wake, at + '\n');
   return true;
 }
 
-export async function removeTmuxSession(tmuxBin: string, id: string, socket: string | null = null): Promise<void> {
+export async function removeTmuxSession(
+  tmuxBin: string,
+  id: string,
+  socket: string | null = null,
+): Promise<void> {
   const { Tmux } = await import('./tmux.js');
   await new Tmux(tmuxBin, socket).killSession(tmuxSessionName(id));
 }

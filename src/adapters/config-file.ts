@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { resolveSettings, type ConfigProblem, type Settings } from '../core/config.js';
 import { readText } from './files.js';
 import { loadYaml } from './yaml.js';
@@ -12,7 +13,10 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'overnight', 'config.yaml');
 }
 
-export async function loadSettings(flags: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): Promise<{ settings: Settings; problems: ConfigProblem[] }> {
+export async function loadSettings(
+  flags: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ settings: Settings; problems: ConfigProblem[] }> {
   const home = env.HOME || homedir();
   const path = configPath(env);
   const problems: ConfigProblem[] = [];
@@ -22,9 +26,19 @@ export async function loadSettings(flags: Record<string, unknown> = {}, env: Nod
     // yaml is loaded only when there is a file to read: startup is most of a reconcile pass.
     if (text !== null) data = (await loadYaml()).parse(text);
   } catch (err) {
-    problems.push({ key: '', source: path, value: undefined, message: `cannot be read as YAML (${(err as Error).message.split('\n')[0]}); fix or remove it` });
+    problems.push({
+      key: '',
+      source: path,
+      value: undefined,
+      message: `cannot be read as YAML (${(err as Error).message.split('\n')[0]}); fix or remove it`,
+    });
   }
-  const resolved = resolveSettings({ home, env, flags, file: data === undefined ? undefined : { path, data } });
+  const resolved = resolveSettings({
+    home,
+    env,
+    flags,
+    file: data === undefined ? undefined : { path, data },
+  });
   // Agents, wrappers and cron all run elsewhere: the runs root is always absolute.
   const settings = { ...resolved.settings, runsDir: resolve(resolved.settings.runsDir) };
   return { settings, problems: [...problems, ...resolved.problems] };

@@ -1,8 +1,16 @@
-import { existsSync, readFileSync, realpathSync, statSync, statfsSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+
 import type { AgentFacts, BinaryFacts } from '../core/doctor-binaries.js';
+import {
+  mountFor,
+  parseMountOutput,
+  parseProcMounts,
+  type Mount,
+  type RunsRootFacts,
+  type ScheduleFacts,
+} from '../core/doctor-root.js';
 import type { CommandRun } from '../core/doctor.js';
-import { mountFor, parseMountOutput, parseProcMounts, type Mount, type RunsRootFacts, type ScheduleFacts } from '../core/doctor-root.js';
 import { rootPaths } from '../core/paths.js';
 import { readText } from './files.js';
 import { resolveExecutable } from './which.js';
@@ -19,12 +27,24 @@ type Env = Record<string, string | undefined>;
  * its own process group, killed whole at the deadline: a child it left behind would otherwise keep
  * the output pipes open, and the doctor waiting, for as long as that child lives.
  */
-export async function runBriefly(file: string, args: string[], env: Env, timeoutMs = RUN_TIMEOUT_MS): Promise<CommandRun> {
+export async function runBriefly(
+  file: string,
+  args: string[],
+  env: Env,
+  timeoutMs = RUN_TIMEOUT_MS,
+): Promise<CommandRun> {
   const { execa } = await import('execa');
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const sub = execa(file, args, { env, extendEnv: false, reject: false, stdin: 'ignore', detached: true, maxBuffer: 1024 * 1024 });
+    const sub = execa(file, args, {
+      env,
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      detached: true,
+      maxBuffer: 1024 * 1024,
+    });
     timer = setTimeout(() => {
       timedOut = true;
       try {
@@ -36,10 +56,22 @@ export async function runBriefly(file: string, args: string[], env: Env, timeout
     const r = await sub;
     const out = { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
     if (timedOut) return { exitCode: null, ...out, error: `no answer within ${timeoutMs / 1000} s` };
-    if (r.exitCode === undefined) return { exitCode: null, ...out, error: r.signal ? `killed by ${r.signal}` : (r.originalMessage ?? r.shortMessage ?? 'could not start') };
+    if (r.exitCode === undefined)
+      return {
+        exitCode: null,
+        ...out,
+        error: r.signal
+          ? `killed by ${r.signal}`
+          : (r.originalMessage ?? r.shortMessage ?? 'could not start'),
+      };
     return { exitCode: r.exitCode, ...out };
   } catch (err) {
-    return { exitCode: null, stdout: '', stderr: '', error: (err as Error).message.split('\n')[0] ?? 'could not start' };
+    return {
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      error: (err as Error).message.split('\n')[0] ?? 'could not start',
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -54,16 +86,27 @@ function locate(command: string, env: Env, interactive?: { command: string; path
   return facts;
 }
 
-export async function agentFacts(command: string, env: Env, interactive?: { command: string; path: string }): Promise<AgentFacts> {
+export async function agentFacts(
+  command: string,
+  env: Env,
+  interactive?: { command: string; path: string },
+): Promise<AgentFacts> {
   const facts: AgentFacts = locate(command, env, interactive);
   if (facts.resolved) {
-    [facts.version, facts.help] = await Promise.all([runBriefly(facts.resolved, ['--version'], env), runBriefly(facts.resolved, ['--help'], env)]);
+    [facts.version, facts.help] = await Promise.all([
+      runBriefly(facts.resolved, ['--version'], env),
+      runBriefly(facts.resolved, ['--help'], env),
+    ]);
   }
   return facts;
 }
 
 export async function tmuxFacts(env: Env, interactivePath?: string): Promise<BinaryFacts> {
-  const facts = locate('tmux', env, interactivePath === undefined ? undefined : { command: 'tmux', path: interactivePath });
+  const facts = locate(
+    'tmux',
+    env,
+    interactivePath === undefined ? undefined : { command: 'tmux', path: interactivePath },
+  );
   if (facts.resolved) facts.version = await runBriefly(facts.resolved, ['-V'], env);
   return facts;
 }
@@ -87,10 +130,25 @@ export async function runsRootFacts(path: string): Promise<RunsRootFacts> {
   let checkedPath = path;
   while (!existsSync(checkedPath) && dirname(checkedPath) !== checkedPath) checkedPath = dirname(checkedPath);
   const uid = process.getuid?.() ?? null;
-  const facts: RunsRootFacts = { path, exists: false, isDirectory: false, mode: null, ownerUid: null, uid, checkedPath, mount: null, freeBytes: null };
+  const facts: RunsRootFacts = {
+    path,
+    exists: false,
+    isDirectory: false,
+    mode: null,
+    ownerUid: null,
+    uid,
+    checkedPath,
+    mount: null,
+    freeBytes: null,
+  };
   try {
     const st = statSync(path);
-    Object.assign(facts, { exists: true, isDirectory: st.isDirectory(), mode: st.mode & 0o777, ownerUid: st.uid });
+    Object.assign(facts, {
+      exists: true,
+      isDirectory: st.isDirectory(),
+      mode: st.mode & 0o777,
+      ownerUid: st.uid,
+    });
   } catch {
     // absent (or unreadable): launch creates it
   }
@@ -121,7 +179,11 @@ function readJson(path: string): { value?: unknown; error?: string } {
 export function scheduleFacts(root: string): ScheduleFacts {
   const rp = rootPaths(root);
   const marker = readJson(rp.schedule);
-  const facts: ScheduleFacts = { markerPath: rp.schedule, marker: marker.value, heartbeat: readJson(rp.heartbeat).value };
+  const facts: ScheduleFacts = {
+    markerPath: rp.schedule,
+    marker: marker.value,
+    heartbeat: readJson(rp.heartbeat).value,
+  };
   if (marker.error) facts.markerError = marker.error;
   return facts;
 }

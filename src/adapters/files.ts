@@ -1,5 +1,16 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync, unlinkSync, appendFileSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 // Every file the supervisor writes goes through here: temp file, fsync, rename.
 

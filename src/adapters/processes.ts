@@ -60,7 +60,11 @@ export function stopGraceOf(seconds: number): StopGrace {
 export const DEFAULT_STOP_GRACE: StopGrace = stopGraceOf(10);
 
 /** SIGINT, then SIGTERM, then SIGKILL, each after its grace. Returns how it ended. */
-export async function stopProcess(pid: number, startTime: string, grace = DEFAULT_STOP_GRACE): Promise<'gone' | NodeJS.Signals> {
+export async function stopProcess(
+  pid: number,
+  startTime: string,
+  grace = DEFAULT_STOP_GRACE,
+): Promise<'gone' | NodeJS.Signals> {
   if (!(await isAlive(pid, startTime))) return 'gone';
   signal(pid, 'SIGINT');
   if (await waitUntilDead(pid, startTime, grace.interruptMs)) return 'SIGINT';

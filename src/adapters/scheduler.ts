@@ -2,9 +2,16 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { OperationalError } from '../core/errors.js';
-import { editCrontab, findCronBlock, type Backend, type ScheduleEntry, type ScheduleNames } from '../core/schedule.js';
 import { parsePlistInterval, parseTimerInterval, type SystemdUnits } from '../core/schedule-units.js';
+import {
+  editCrontab,
+  findCronBlock,
+  type Backend,
+  type ScheduleEntry,
+  type ScheduleNames,
+} from '../core/schedule.js';
 import { readText, writeFileAtomic } from './files.js';
 import { resolveExecutable } from './which.js';
 
@@ -22,7 +29,13 @@ interface Ran {
 async function run(command: string, args: string[], env: Env, input?: string): Promise<Ran> {
   const { execa } = await import('execa');
   try {
-    const r = await execa(command, args, { env, extendEnv: false, reject: false, stripFinalNewline: false, ...(input === undefined ? { stdin: 'ignore' as const } : { input }) });
+    const r = await execa(command, args, {
+      env,
+      extendEnv: false,
+      reject: false,
+      stripFinalNewline: false,
+      ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+    });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   } catch (err) {
     return { exitCode: -1, stdout: '', stderr: (err as Error).message };
@@ -35,7 +48,9 @@ function failed(what: string, r: Ran): OperationalError {
 
 /** The bin/overnight.js of this package: dist/ and src/commands/ are one and two levels down. */
 export function cliPath(): string {
-  const candidates = ['../bin/overnight.js', '../../bin/overnight.js'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const candidates = ['../bin/overnight.js', '../../bin/overnight.js'].map((rel) =>
+    fileURLToPath(new URL(rel, import.meta.url)),
+  );
   return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
 }
 
@@ -59,7 +74,10 @@ export async function readCrontab(env: Env): Promise<string> {
   const r = await run(crontabCmd(env), ['-l'], env);
   if (r.exitCode === 0) return r.stdout;
   if (/no crontab/i.test(r.stderr)) return '';
-  if (!hasCrontab(env)) throw new OperationalError(`the crontab command was not found; install cron (apt-get install cron) or use --backend systemd`);
+  if (!hasCrontab(env))
+    throw new OperationalError(
+      `the crontab command was not found; install cron (apt-get install cron) or use --backend systemd`,
+    );
   throw failed('crontab -l', r);
 }
 
@@ -89,7 +107,12 @@ function guiDomain(): string {
   return `gui/${process.getuid?.() ?? 0}`;
 }
 
-export async function installLaunchd(names: ScheduleNames, plist: string, env: Env, retryForMs = 10_000): Promise<string> {
+export async function installLaunchd(
+  names: ScheduleNames,
+  plist: string,
+  env: Env,
+  retryForMs = 10_000,
+): Promise<string> {
   const file = plistFile(names, env);
   mkdirSync(join(home(env), 'Library', 'LaunchAgents'), { recursive: true });
   writeFileAtomic(file, plist, 0o644);
@@ -99,13 +122,19 @@ export async function installLaunchd(names: ScheduleNames, plist: string, env: E
   // or 37 (operation already in progress). Other failures are final at once.
   const deadline = Date.now() + retryForMs;
   let r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
-  for (let wait = 100; BOOTSTRAP_BUSY.has(r.exitCode) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
+  for (
+    let wait = 100;
+    BOOTSTRAP_BUSY.has(r.exitCode) && Date.now() < deadline;
+    wait = Math.min(wait * 2, 1_000)
+  ) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
   }
   if (r.exitCode !== 0) {
     const e = failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
-    throw new OperationalError(`${e.message}; the plist is written but not loaded: run \`overnight schedule install\` again`);
+    throw new OperationalError(
+      `${e.message}; the plist is written but not loaded: run \`overnight schedule install\` again`,
+    );
   }
   return file;
 }
@@ -130,12 +159,19 @@ export async function systemdUserAvailable(env: Env): Promise<boolean> {
   return (await run('systemctl', ['--user', 'show-environment'], env)).exitCode === 0;
 }
 
-export async function installSystemd(names: ScheduleNames, units: SystemdUnits, env: Env): Promise<{ service: string; timer: string }> {
+export async function installSystemd(
+  names: ScheduleNames,
+  units: SystemdUnits,
+  env: Env,
+): Promise<{ service: string; timer: string }> {
   const files = unitFiles(names, env);
   mkdirSync(join(files.service, '..'), { recursive: true });
   writeFileAtomic(files.service, units.service, 0o644);
   writeFileAtomic(files.timer, units.timer, 0o644);
-  for (const args of [['--user', 'daemon-reload'], ['--user', 'enable', '--now', `${names.unit}.timer`]]) {
+  for (const args of [
+    ['--user', 'daemon-reload'],
+    ['--user', 'enable', '--now', `${names.unit}.timer`],
+  ]) {
     const r = await run('systemctl', args, env);
     if (r.exitCode !== 0) throw failed(`systemctl ${args.join(' ')}`, r);
   }
@@ -157,15 +193,30 @@ export async function uninstallSystemd(names: ScheduleNames, env: Env): Promise<
 // ---- what is installed ----
 
 /** Every backend's entry for this runs root. The crontab is only read where a crontab exists. */
-export async function findEntries(root: string, names: ScheduleNames, env: Env, only?: Backend): Promise<ScheduleEntry[]> {
+export async function findEntries(
+  root: string,
+  names: ScheduleNames,
+  env: Env,
+  only?: Backend,
+): Promise<ScheduleEntry[]> {
   const entries: ScheduleEntry[] = [];
   if ((!only || only === 'cron') && hasCrontab(env)) {
     const block = findCronBlock(await readCrontab(env), root);
     if (block) entries.push({ backend: 'cron', everySeconds: block.everySeconds, where: 'crontab' });
   }
   const plist = plistFile(names, env);
-  if ((!only || only === 'launchd') && existsSync(plist)) entries.push({ backend: 'launchd', everySeconds: parsePlistInterval(readText(plist) ?? ''), where: plist });
+  if ((!only || only === 'launchd') && existsSync(plist))
+    entries.push({
+      backend: 'launchd',
+      everySeconds: parsePlistInterval(readText(plist) ?? ''),
+      where: plist,
+    });
   const units = unitFiles(names, env);
-  if ((!only || only === 'systemd') && existsSync(units.timer)) entries.push({ backend: 'systemd', everySeconds: parseTimerInterval(readText(units.timer) ?? ''), where: units.timer });
+  if ((!only || only === 'systemd') && existsSync(units.timer))
+    entries.push({
+      backend: 'systemd',
+      everySeconds: parseTimerInterval(readText(units.timer) ?? ''),
+      where: units.timer,
+    });
   return entries;
 }

@@ -1,23 +1,49 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isRunId, wrapperInPanes } from '../core/naming.js';
-import { rootPaths, type RunPaths } from '../core/paths.js';
-import { parseExitRecord, parsePidRecord, parseRestartLog, parseSession, serializeSession, specFromDoc, specToDoc, formatRestart } from '../core/records.js';
+
 import { waitingPrompt } from '../core/classify.js';
 import { classifyLimit } from '../core/limits.js';
-import { authFailuresInARow, failedResumesInARow, parseStream, summarizeUsage, type SessionLog } from '../core/stream.js';
-import type { ExitRecord, Observation, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/types.js';
+import { isRunId, wrapperInPanes } from '../core/naming.js';
+import { rootPaths, type RunPaths } from '../core/paths.js';
+import {
+  formatRestart,
+  parseExitRecord,
+  parsePidRecord,
+  parseRestartLog,
+  parseSession,
+  serializeSession,
+  specFromDoc,
+  specToDoc,
+} from '../core/records.js';
+import {
+  authFailuresInARow,
+  failedResumesInARow,
+  parseStream,
+  summarizeUsage,
+  type SessionLog,
+} from '../core/stream.js';
+import type {
+  ExitRecord,
+  Observation,
+  RestartEntry,
+  RunSpec,
+  Sentinel,
+  SessionRecord,
+} from '../core/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
+import type { PaneInfo } from './tmux.js';
 import { transcriptSize } from './transcript.js';
 import { loadYaml } from './yaml.js';
-import type { PaneInfo } from './tmux.js';
 
 // Reads and writes one run's files. Names come from the run id; nothing is stored twice.
 
 /** A file of a run that cannot be used, named so the user can fix it. */
 export class RunFileError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`${file}: ${problem}`);
   }
 }
@@ -82,7 +108,8 @@ export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
     const text = readText(kind === 'DONE' ? paths.done : paths.failed);
-    if (text !== null) return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
+    if (text !== null)
+      return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
   }
   return null;
 }
@@ -101,7 +128,10 @@ export function readSession(paths: RunPaths): SessionRecord | null {
   try {
     return parseSession(text);
   } catch {
-    throw new RunFileError('.overnight/session.json', 'is corrupt; remove it to have the next pass resume the run');
+    throw new RunFileError(
+      '.overnight/session.json',
+      'is corrupt; remove it to have the next pass resume the run',
+    );
   }
 }
 
@@ -123,7 +153,10 @@ export function appendEvent(paths: RunPaths, at: Date, event: Record<string, unk
 }
 
 /** The current session's agent: pid and start time as the wrapper recorded them. */
-export function readAgent(paths: RunPaths, session: SessionRecord | null): { pid: number; startTime: string } | null {
+export function readAgent(
+  paths: RunPaths,
+  session: SessionRecord | null,
+): { pid: number; startTime: string } | null {
   if (!session) return null;
   const text = readText(paths.pidFile(session.n));
   return text === null ? null : parsePidRecord(text);
@@ -175,14 +208,21 @@ function exitRecord(paths: RunPaths, text: string, n: number): ExitRecord | null
 }
 
 /** The log is only read when a decision may depend on it: a pass over healthy runs stays cheap. */
-function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: Date): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit' | 'authFailures' | 'failedResumes'> {
-  if (!session) return { costUsd: 0, result: null, conversation: null, limit: null, authFailures: 0, failedResumes: 0 };
+function endedSession(
+  paths: RunPaths,
+  session: SessionRecord | null,
+  endedAt: Date,
+): Pick<Observation, 'costUsd' | 'result' | 'conversation' | 'limit' | 'authFailures' | 'failedResumes'> {
+  if (!session)
+    return { costUsd: 0, result: null, conversation: null, limit: null, authFailures: 0, failedResumes: 0 };
   const logs = readSessionLogs(paths);
   const current = logs.findLast((l) => l.n === session.n);
   const r = current?.result ?? null;
   // Only what the session said as it stopped: its error result, else its last lines.
   const said = r?.isError ? r.text : r ? '' : (current?.otherLines ?? []).join('\n');
-  const limit = current ? classifyLimit(said, current.rateLimit, endedAt, -endedAt.getTimezoneOffset()) : null;
+  const limit = current
+    ? classifyLimit(said, current.rateLimit, endedAt, -endedAt.getTimezoneOffset())
+    : null;
   return {
     costUsd: summarizeUsage(logs).costUsd,
     result: r && { isError: r.isError, subtype: r.subtype, text: r.text, apiErrorStatus: r.apiErrorStatus },
@@ -194,7 +234,12 @@ function endedSession(paths: RunPaths, session: SessionRecord | null, endedAt: D
 }
 
 /** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
-export async function observe(paths: RunPaths, spec: RunSpec, panes: () => Promise<Map<string, PaneInfo>>, env: NodeJS.ProcessEnv): Promise<Observation> {
+export async function observe(
+  paths: RunPaths,
+  spec: RunSpec,
+  panes: () => Promise<Map<string, PaneInfo>>,
+  env: NodeJS.ProcessEnv,
+): Promise<Observation> {
   const id = spec.id;
   const session = readSession(paths);
   const agent = readAgent(paths, session);

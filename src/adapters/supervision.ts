@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { rootPaths } from '../core/paths.js';
+
 import type { ScheduleMarker } from '../core/format.js';
+import { rootPaths } from '../core/paths.js';
 import { isBackend, type ScheduleFile } from '../core/schedule.js';
 import { readText, writeFileAtomic } from './files.js';
 
@@ -18,7 +19,8 @@ function readJson(path: string): Record<string, unknown> | null {
 
 export function readScheduleMarker(root: string): ScheduleFile | null {
   const v = readJson(rootPaths(root).schedule);
-  if (!v || typeof v.backend !== 'string' || !isBackend(v.backend) || typeof v.everySeconds !== 'number') return null;
+  if (!v || typeof v.backend !== 'string' || !isBackend(v.backend) || typeof v.everySeconds !== 'number')
+    return null;
   return { ...(v as unknown as ScheduleFile), installedAt: String(v.installedAt ?? '') };
 }
 
@@ -41,12 +43,17 @@ export interface Heartbeat {
 
 export function readHeartbeat(root: string): Heartbeat | null {
   const v = readJson(rootPaths(root).heartbeat);
-  return v && typeof v.at === 'string' && !Number.isNaN(new Date(v.at).getTime()) ? (v as unknown as Heartbeat) : null;
+  return v && typeof v.at === 'string' && !Number.isNaN(new Date(v.at).getTime())
+    ? (v as unknown as Heartbeat)
+    : null;
 }
 
 export function readSupervision(root: string): { schedule: ScheduleMarker | null; lastPassAt: Date | null } {
   const marker = readScheduleMarker(root);
   const beat = readHeartbeat(root);
   const scheduled = beat?.scheduledAt ? new Date(beat.scheduledAt) : null;
-  return { schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds }, lastPassAt: scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : null };
+  return {
+    schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds },
+    lastPassAt: scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : null,
+  };
 }

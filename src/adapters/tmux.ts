@@ -23,7 +23,12 @@ export class Tmux {
 
   private run(args: string[]) {
     const server = this.socket ? ['-S', this.socket] : [];
-    return execa(this.bin, [...server, ...args], { env: tmuxEnv(), extendEnv: true, reject: false, stdin: 'ignore' });
+    return execa(this.bin, [...server, ...args], {
+      env: tmuxEnv(),
+      extendEnv: true,
+      reject: false,
+      stdin: 'ignore',
+    });
   }
 
   /** Every session's first pane, read once per pass. No server means no sessions. */
@@ -43,8 +48,24 @@ export class Tmux {
   async newSession(name: string, cwd: string, argv: string[]): Promise<void> {
     // tmux makes its own default socket's directory, but not one given with -S.
     if (this.socket) mkdirSync(dirname(this.socket), { recursive: true, mode: 0o700 });
-    const r = await this.run(['new-session', '-d', '-s', name, '-c', cwd, '-x', '200', '-y', '50', '--', ...argv]);
-    if (r.exitCode !== 0) throw new Error(`tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`);
+    const r = await this.run([
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      '-c',
+      cwd,
+      '-x',
+      '200',
+      '-y',
+      '50',
+      '--',
+      ...argv,
+    ]);
+    if (r.exitCode !== 0)
+      throw new Error(
+        `tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`,
+      );
   }
 
   async killSession(name: string): Promise<void> {

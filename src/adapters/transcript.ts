@@ -1,6 +1,7 @@
 import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+
 import type { RunPaths } from '../core/paths.js';
 import { readText } from './files.js';
 

@@ -1,9 +1,19 @@
 import { existsSync } from 'node:fs';
-import { checkAgent, checkNodePath, checkTmux } from '../core/doctor-binaries.js';
-import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor-root.js';
-import { checkConfig, checkCredentials, checkPermissionMode, doctorExitCode, doctorJson, renderDoctor, schedulerEnv, type CheckResult } from '../core/doctor.js';
+
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
+import { checkAgent, checkNodePath, checkTmux } from '../core/doctor-binaries.js';
+import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor-root.js';
+import {
+  checkConfig,
+  checkCredentials,
+  checkPermissionMode,
+  doctorExitCode,
+  doctorJson,
+  renderDoctor,
+  schedulerEnv,
+  type CheckResult,
+} from '../core/doctor.js';
 import type { Io } from './io.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
@@ -23,12 +33,17 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   const entry = parseScheduleMarker(shellSchedule.marker);
   const env: Record<string, string | undefined> = asScheduler ? schedulerEnv(io.env, entry ?? {}) : io.env;
   const { settings, problems } = asScheduler ? await loadSettings({}, env) : shell;
-  const schedule = settings.runsDir === shell.settings.runsDir ? shellSchedule : scheduleFacts(settings.runsDir);
+  const schedule =
+    settings.runsDir === shell.settings.runsDir ? shellSchedule : scheduleFacts(settings.runsDir);
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';
   const [agent, tmux, root] = await Promise.all([
-    agentFacts(settings.claude, env, asScheduler ? { command: shell.settings.claude, path: interactivePath } : undefined),
+    agentFacts(
+      settings.claude,
+      env,
+      asScheduler ? { command: shell.settings.claude, path: interactivePath } : undefined,
+    ),
     tmuxFacts(env, asScheduler ? interactivePath : undefined),
     runsRootFacts(settings.runsDir),
   ]);

@@ -2,24 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { permissionModeProblem } from '../core/agent-args.js';
-import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/briefing.js';
-import { describeProblem, limitsOf, type Settings } from '../core/config.js';
-import { formatDuration, parseUntil } from '../core/duration.js';
-import { OperationalError, UsageError } from '../core/errors.js';
-import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/naming.js';
-import { rootPaths, runPaths } from '../core/paths.js';
-import type { RunSpec } from '../core/types.js';
+
 import { captureEnvironment, startSession } from '../adapters/agent.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
 import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
-import { supervisionWarning } from '../core/format.js';
-import { checkCredentials } from '../core/doctor.js';
-import { resolveExecutable } from '../adapters/which.js';
 import { defaultSocket } from '../adapters/tmux-socket.js';
+import { resolveExecutable } from '../adapters/which.js';
+import { permissionModeProblem } from '../core/agent-args.js';
+import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/briefing.js';
+import { describeProblem, limitsOf, type Settings } from '../core/config.js';
+import { checkCredentials } from '../core/doctor.js';
+import { formatDuration, parseUntil } from '../core/duration.js';
+import { OperationalError, UsageError } from '../core/errors.js';
+import { supervisionWarning } from '../core/format.js';
+import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/naming.js';
+import { rootPaths, runPaths } from '../core/paths.js';
+import type { RunSpec } from '../core/types.js';
 import type { Io } from './io.js';
 
 export interface LaunchOptions {
@@ -36,10 +37,17 @@ const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
 
 export async function launchCommand(taskWords: string[], opts: LaunchOptions, io: Io): Promise<number> {
   const task = taskWords.join(' ');
-  if (task.trim() === '') throw new UsageError('the task is empty; say what the agent should do: overnight launch "Survey CRDT libraries"');
-  if (opts.duration !== undefined && opts.until !== undefined) throw new UsageError('give --duration or --until, not both');
+  if (task.trim() === '')
+    throw new UsageError(
+      'the task is empty; say what the agent should do: overnight launch "Survey CRDT libraries"',
+    );
+  if (opts.duration !== undefined && opts.until !== undefined)
+    throw new UsageError('give --duration or --until, not both');
 
-  const { settings, problems } = await loadSettings({ duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost }, io.env);
+  const { settings, problems } = await loadSettings(
+    { duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost },
+    io.env,
+  );
   if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
@@ -48,17 +56,24 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const endsAt = endTime(opts.until, settings, now);
   const claude = resolveExecutable(settings.claude, io.env.PATH);
   if (!claude) {
-    throw new OperationalError(`the agent binary "${settings.claude}" was not found on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code) or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path`);
+    throw new OperationalError(
+      `the agent binary "${settings.claude}" was not found on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code) or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path`,
+    );
   }
   const tmux = resolveExecutable('tmux', io.env.PATH);
-  if (!tmux) throw new OperationalError('tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again');
+  if (!tmux)
+    throw new OperationalError(
+      'tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again',
+    );
 
   const root = settings.runsDir;
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {
-    const id = uniqueRunId(runId(now, slugify(opts.name ?? task)), (candidate) => exists(join(root, candidate)));
+    const id = uniqueRunId(runId(now, slugify(opts.name ?? task)), (candidate) =>
+      exists(join(root, candidate)),
+    );
     spec = {
       id,
       task,
@@ -92,19 +107,27 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const supervision = supervisionWarning(schedule, lastPassAt, 1, now);
   // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
   const credentials = checkCredentials(io.env, { asScheduler: false });
-  const warnings = [...(supervision ? [supervision] : []), ...(credentials.status === 'ok' ? [] : [`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`])];
+  const warnings = [
+    ...(supervision ? [supervision] : []),
+    ...(credentials.status === 'ok' ? [] : [`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`]),
+  ];
   if (opts.json) {
-    io.stdout(JSON.stringify({ id: spec.id, workspace: paths.workspace, session, endsAt: spec.endsAt.toISOString() }));
+    io.stdout(
+      JSON.stringify({ id: spec.id, workspace: paths.workspace, session, endsAt: spec.endsAt.toISOString() }),
+    );
     for (const w of warnings) io.stderr(w);
     return 0;
   }
   io.stdout(`Launched ${spec.id}`);
   io.stdout(`  workspace: ${paths.workspace}`);
-  io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`);
+  io.stdout(
+    `  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`,
+  );
   io.stdout(`  follow:    overnight logs -f ${spec.id}`);
   io.stdout(`  watch:     tmux attach -t ${session}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
-  if (!supervision) io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
+  if (!supervision)
+    io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
   for (const w of warnings) io.stdout(w);
   return 0;
 }
@@ -112,8 +135,12 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
 function endTime(until: string | undefined, settings: Settings, now: Date): Date {
   if (until === undefined) return new Date(now.getTime() + settings.duration * 1000);
   const at = parseUntil(until, now);
-  if (!at) throw new UsageError(`--until ${JSON.stringify(until)} is not a time; give HH:MM (the next such local time) or ISO 8601 such as 2026-11-22T07:00`);
-  if (at.getTime() <= now.getTime()) throw new UsageError(`--until ${JSON.stringify(until)} is in the past; give a later time`);
+  if (!at)
+    throw new UsageError(
+      `--until ${JSON.stringify(until)} is not a time; give HH:MM (the next such local time) or ISO 8601 such as 2026-11-22T07:00`,
+    );
+  if (at.getTime() <= now.getTime())
+    throw new UsageError(`--until ${JSON.stringify(until)} is in the past; give a later time`);
   return at;
 }
 
@@ -137,6 +164,8 @@ async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessE
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     rmSync(runPaths(root, spec.id).agentEnv, { force: true });
-    throw new OperationalError(`could not create the run's workspace under ${root}: ${(err as Error).message}`);
+    throw new OperationalError(
+      `could not create the run's workspace under ${root}: ${(err as Error).message}`,
+    );
   }
 }

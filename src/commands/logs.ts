@@ -1,11 +1,12 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { resolveRunName } from '../core/naming.js';
-import { UsageError } from '../core/errors.js';
-import { ANSI, eventType, NO_COLOR, renderLine } from '../core/render.js';
-import { settingsWithWarnings } from './settings.js';
+
 import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { UsageError } from '../core/errors.js';
+import { resolveRunName } from '../core/naming.js';
 import { runPaths } from '../core/paths.js';
+import { ANSI, eventType, NO_COLOR, renderLine } from '../core/render.js';
 import type { Io } from './io.js';
+import { settingsWithWarnings } from './settings.js';
 
 export interface LogsOptions {
   follow?: boolean;
@@ -30,7 +31,10 @@ function readFrom(path: string, offset: number): { lines: string[]; offset: numb
     readSync(fd, buf, 0, buf.length, offset);
     const text = buf.toString('utf8');
     const end = text.lastIndexOf('\n') + 1;
-    return { lines: text.slice(0, end).split('\n').slice(0, -1), offset: offset + Buffer.byteLength(text.slice(0, end)) };
+    return {
+      lines: text.slice(0, end).split('\n').slice(0, -1),
+      offset: offset + Buffer.byteLength(text.slice(0, end)),
+    };
   } finally {
     closeSync(fd);
   }

@@ -1,17 +1,26 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { resolveRunName } from '../core/naming.js';
-import { UsageError } from '../core/errors.js';
-import { rootPaths, runPaths } from '../core/paths.js';
+
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, listRunIds } from '../adapters/store.js';
-import { settingsWithWarnings } from './settings.js';
+import { UsageError } from '../core/errors.js';
+import { resolveRunName } from '../core/naming.js';
+import { rootPaths, runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
+import { settingsWithWarnings } from './settings.js';
 
 // A paused run is left exactly as it is: a live agent keeps running, a dead one is not restarted.
 // The PAUSE file is the whole state, in the workspace (one run) or in the runs root (every run).
 
-export async function pauseCommand(pause: boolean, name: string | undefined, opts: { all?: boolean }, io: Io): Promise<number> {
-  if (!name === !opts.all) throw new UsageError(`name one run (a unique prefix of its id is enough) or use --all: overnight ${pause ? 'pause' : 'resume'} <run>`);
+export async function pauseCommand(
+  pause: boolean,
+  name: string | undefined,
+  opts: { all?: boolean },
+  io: Io,
+): Promise<number> {
+  if (!name === !opts.all)
+    throw new UsageError(
+      `name one run (a unique prefix of its id is enough) or use --all: overnight ${pause ? 'pause' : 'resume'} <run>`,
+    );
   const root = (await settingsWithWarnings(io)).runsDir;
   let file: string;
   let what: string;
@@ -33,7 +42,8 @@ export async function pauseCommand(pause: boolean, name: string | undefined, opt
   } else {
     rmSync(file, { force: true });
     io.stdout(`${what}: resumed; the next reconcile pass supervises it again`);
-    if (name && exists(rootPaths(root).pauseAll)) io.stdout('note: every run is still paused (overnight resume --all)');
+    if (name && exists(rootPaths(root).pauseAll))
+      io.stdout('note: every run is still paused (overnight resume --all)');
   }
   return 0;
 }

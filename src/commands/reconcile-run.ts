@@ -1,18 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+
+import {
+  armWakeTimer,
+  removeTmuxSession,
+  startSession,
+  stopAgent,
+  type WrapperRef,
+} from '../adapters/agent.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { stopGraceOf } from '../adapters/processes.js';
+import {
+  appendEvent,
+  hasSentinel,
+  markStale,
+  observe,
+  readSentinel,
+  readSession,
+  readSessionLogs,
+  readSpec,
+  writeSentinel,
+  writeSpec,
+} from '../adapters/store.js';
+import type { PaneInfo } from '../adapters/tmux.js';
+import { archiveTranscript } from '../adapters/transcript.js';
+import { resolveExecutable } from '../adapters/which.js';
 import type { Settings } from '../core/config.js';
 import type { RunPaths } from '../core/paths.js';
 import { stateAfter, stateOf } from '../core/state.js';
 import type { Action, Observation, RunSpec } from '../core/types.js';
-import { armWakeTimer, removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
-import { writeFileAtomic } from '../adapters/files.js';
-import { appendEvent, hasSentinel, markStale, observe, readSession, readSessionLogs, readSentinel, readSpec, writeSentinel, writeSpec } from '../adapters/store.js';
-import { resolveExecutable } from '../adapters/which.js';
-import { stopGraceOf } from '../adapters/processes.js';
-import { archiveTranscript } from '../adapters/transcript.js';
-import type { PaneInfo } from '../adapters/tmux.js';
-import { buildRow, countsStamp } from './summary.js';
 import type { Io } from './io.js';
+import { buildRow, countsStamp } from './summary.js';
 
 // Acting on one run's decision, through the adapters, and recording what was done.
 
@@ -35,13 +53,19 @@ export function panesOf(ctx: PassContext, spec: RunSpec): Promise<Map<string, Pa
   const key = spec.paths.tmuxSocket ?? '';
   let panes = ctx.panes.get(key);
   if (!panes) {
-    panes = import('../adapters/tmux.js').then(({ Tmux }) => new Tmux(spec.paths.tmux, spec.paths.tmuxSocket).panes());
+    panes = import('../adapters/tmux.js').then(({ Tmux }) =>
+      new Tmux(spec.paths.tmux, spec.paths.tmuxSocket).panes(),
+    );
     ctx.panes.set(key, panes);
   }
   return panes;
 }
 
-export async function observeRun(id: string, paths: RunPaths, ctx: PassContext): Promise<{ spec: RunSpec; obs: Observation }> {
+export async function observeRun(
+  id: string,
+  paths: RunPaths,
+  ctx: PassContext,
+): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
   const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env);
   return { spec, obs };
@@ -68,7 +92,10 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
     const obs = await observe(paths, spec, async () => new Map(), process.env);
-    writeFileAtomic(paths.final, JSON.stringify({ ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) }) + '\n');
+    writeFileAtomic(
+      paths.final,
+      JSON.stringify({ ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) }) + '\n',
+    );
   }
   return true;
 }
@@ -91,13 +118,24 @@ async function pinModel(spec: RunSpec, paths: RunPaths, now: Date): Promise<RunS
  * A new conversation for the run: the old transcript is archived (moved, never deleted), run.yaml
  * records the new session id, and the new session is handed the last words of the old one.
  */
-async function startAfresh(spec: RunSpec, paths: RunPaths, now: Date, env: NodeJS.ProcessEnv): Promise<{ spec: RunSpec; handover: { lastResult: string | null } }> {
+async function startAfresh(
+  spec: RunSpec,
+  paths: RunPaths,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<{ spec: RunSpec; handover: { lastResult: string | null } }> {
   const archived = archiveTranscript(paths, spec.sessionId, env);
   // The last words worth handing over: a successful result's text, never an error message.
-  const lastResult = readSessionLogs(paths).findLast((s) => s.result?.text && !s.result.isError)?.result?.text ?? null;
+  const lastResult =
+    readSessionLogs(paths).findLast((s) => s.result?.text && !s.result.isError)?.result?.text ?? null;
   const fresh = { ...spec, sessionId: randomUUID() };
   await writeSpec(paths, fresh);
-  appendEvent(paths, now, { action: 'fresh-session', previous: spec.sessionId, conversation: fresh.sessionId, archived });
+  appendEvent(paths, now, {
+    action: 'fresh-session',
+    previous: spec.sessionId,
+    conversation: fresh.sessionId,
+    archived,
+  });
   return { spec: fresh, handover: { lastResult } };
 }
 
@@ -105,12 +143,26 @@ async function startAfresh(spec: RunSpec, paths: RunPaths, now: Date, env: NodeJ
 const ALIASES = new Set(['opus', 'sonnet', 'haiku', 'opusplan', 'default', 'best']);
 
 /** Carries out the action; false when nothing changed (a wait whose timer was already armed). */
-export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Observation, action: Action, ctx: PassContext): Promise<boolean> {
+export async function act(
+  id: string,
+  spec: RunSpec,
+  paths: RunPaths,
+  obs: Observation,
+  action: Action,
+  ctx: PassContext,
+): Promise<boolean> {
   const now = ctx.io.now();
   const from = stateOf(obs);
-  if (ctx.lockLost && action.kind !== 'none') throw new Error('the reconcile lock was lost; left for the next pass');
+  if (ctx.lockLost && action.kind !== 'none')
+    throw new Error('the reconcile lock was lost; left for the next pass');
   const record = (details: Record<string, unknown> = {}) =>
-    appendEvent(paths, now, { from, to: stateAfter(action, from), action: action.kind, reason: action.reason, ...details });
+    appendEvent(paths, now, {
+      from,
+      to: stateAfter(action, from),
+      action: action.kind,
+      reason: action.reason,
+      ...details,
+    });
 
   switch (action.kind) {
     case 'none':
@@ -122,7 +174,8 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
     }
     case 'cleanup':
     case 'finish': {
-      if (action.kind === 'cleanup' || action.stopAgent) await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace), wrapperOf(spec));
+      if (action.kind === 'cleanup' || action.stopAgent)
+        await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace), wrapperOf(spec));
       await removeTmuxSession(spec.paths.tmux, id, spec.paths.tmuxSocket);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
@@ -135,7 +188,8 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       return true;
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
-      if (action.hung && obs.session) writeFileAtomic(paths.hungFile(obs.session.n), `${now.toISOString()}\n`);
+      if (action.hung && obs.session)
+        writeFileAtomic(paths.hungFile(obs.session.n), `${now.toISOString()}\n`);
       const how = await stopAgent(paths, obs.session, stopGraceOf(spec.limits.stopGrace), wrapperOf(spec));
       record({ signal: how });
       return true;
@@ -145,14 +199,40 @@ export async function act(id: string, spec: RunSpec, paths: RunPaths, obs: Obser
       if (readSentinel(paths)) return false;
       // Resumed sessions must carry the run's conversation; one that silently started anew is
       // recorded (status shows it) and the next start resumes the run's own conversation again.
-      if (obs.session && obs.session.mode !== 'initial' && obs.conversation && obs.conversation !== spec.sessionId) {
-        appendEvent(paths, now, { action: 'wrong-conversation', session: obs.session.n, conversation: obs.conversation, expected: spec.sessionId });
+      if (
+        obs.session &&
+        obs.session.mode !== 'initial' &&
+        obs.conversation &&
+        obs.conversation !== spec.sessionId
+      ) {
+        appendEvent(paths, now, {
+          action: 'wrong-conversation',
+          session: obs.session.n,
+          conversation: obs.conversation,
+          expected: spec.sessionId,
+        });
       }
       let pinned = await pinModel(spec, paths, now);
       let handover: { lastResult: string | null } | undefined;
       if (action.fresh) ({ spec: pinned, handover } = await startAfresh(pinned, paths, now, ctx.io.env));
-      const session = await startSession({ spec: pinned, paths, mode: action.mode, previous: obs.session, reason: action.reason, exit: action.exit, now, spentUsd: obs.costUsd, uptime: action.uptime, handover });
-      record({ session: session.n, mode: action.mode, exit: action.exit, ...(action.fresh ? { fresh: action.fresh, conversation: pinned.sessionId } : {}) });
+      const session = await startSession({
+        spec: pinned,
+        paths,
+        mode: action.mode,
+        previous: obs.session,
+        reason: action.reason,
+        exit: action.exit,
+        now,
+        spentUsd: obs.costUsd,
+        uptime: action.uptime,
+        handover,
+      });
+      record({
+        session: session.n,
+        mode: action.mode,
+        exit: action.exit,
+        ...(action.fresh ? { fresh: action.fresh, conversation: pinned.sessionId } : {}),
+      });
       return true;
     }
   }

@@ -1,15 +1,16 @@
 import { rmSync } from 'node:fs';
+
+import { exists, writeFileAtomic } from '../adapters/files.js';
+import { tryLock } from '../adapters/lock.js';
+import { listRunIds } from '../adapters/store.js';
+import { readHeartbeat } from '../adapters/supervision.js';
 import { decide } from '../core/decide.js';
 import { finishedFiles, rootPaths, runPaths } from '../core/paths.js';
 import { describeAction, endUnrecorded, stateAfter, stateOf } from '../core/state.js';
 import type { Action } from '../core/types.js';
-import { settingsWithWarnings } from './settings.js';
-import { readHeartbeat } from '../adapters/supervision.js';
-import { exists, writeFileAtomic } from '../adapters/files.js';
-import { tryLock } from '../adapters/lock.js';
-import { listRunIds } from '../adapters/store.js';
-import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
 import type { Io } from './io.js';
+import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
+import { settingsWithWarnings } from './settings.js';
 
 export interface ReconcileOptions {
   dryRun?: boolean;
@@ -48,11 +49,13 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
   if (!opts.dryRun) {
     const onLost = (err: Error) => {
       ctx.lockLost = true;
-      io.stderr(`warning: the reconcile lock was lost (${err.message}); this pass starts and finishes nothing more`);
+      io.stderr(
+        `warning: the reconcile lock was lost (${err.message}); this pass starts and finishes nothing more`,
+      );
     };
     release = await tryLock(rp.lock, onLost);
     // A pass asked for by an exiting agent must not be lost: the holder may be past its last check.
-    for (const deadline = Date.now() + (opts.retryLock ?? 0); !release && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + (opts.retryLock ?? 0); !release && Date.now() < deadline;) {
       writeFileAtomic(rp.passRequested, `${io.now().toISOString()}\n`);
       await new Promise((r) => setTimeout(r, 200));
       release = await tryLock(rp.lock, onLost);
@@ -102,7 +105,13 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
       // passes started by an agent's exit or by hand must not fake.
       const at = io.now().toISOString();
       const scheduledAt = opts.scheduled ? at : readHeartbeat(root)?.scheduledAt;
-      const heartbeat = { at, durationMs: Date.now() - started, runs: ids.length, actions: outcomes.filter((o) => o.action !== 'none').length, ...(scheduledAt ? { scheduledAt } : {}) };
+      const heartbeat = {
+        at,
+        durationMs: Date.now() - started,
+        runs: ids.length,
+        actions: outcomes.filter((o) => o.action !== 'none').length,
+        ...(scheduledAt ? { scheduledAt } : {}),
+      };
       writeFileAtomic(rp.heartbeat, JSON.stringify(heartbeat) + '\n');
     }
   } finally {
@@ -116,7 +125,12 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
 const RECHECK = Symbol('recheck');
 
 /** One run: observe, decide, act. Undefined when there is nothing worth a line. */
-async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions, afterGrace: boolean): Promise<Outcome | undefined | typeof RECHECK> {
+async function reconcileRun(
+  id: string,
+  ctx: PassContext,
+  opts: ReconcileOptions,
+  afterGrace: boolean,
+): Promise<Outcome | undefined | typeof RECHECK> {
   // Finished and verified free of agents: nothing more to read (keeps a pass over 1,000 old runs fast).
   const f = finishedFiles(ctx.root, id);
   if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
@@ -131,7 +145,13 @@ async function reconcileRun(id: string, ctx: PassContext, opts: ReconcileOptions
       if (!afterGrace && !opts.dryRun && action.kind !== 'none' && endUnrecorded(obs)) return RECHECK;
       const message = describeAction(action, obs, spec.limits.maxRestarts, opts.dryRun);
       const state = stateAfter(action, stateOf(obs));
-      const outcome: Outcome = { id, action: action.kind, state, message, ...(action.kind === 'start' ? { mode: action.mode } : {}) };
+      const outcome: Outcome = {
+        id,
+        action: action.kind,
+        state,
+        message,
+        ...(action.kind === 'start' ? { mode: action.mode } : {}),
+      };
       if (opts.dryRun) return outcome;
       if (action.kind === 'none') return opts.json ? outcome : undefined;
       if (!(await act(id, spec, paths, obs, action, ctx))) return opts.json ? outcome : undefined;

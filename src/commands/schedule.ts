@@ -1,17 +1,35 @@
 import { mkdirSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
+
+import * as sched from '../adapters/scheduler.js';
+import {
+  readHeartbeat,
+  readScheduleMarker,
+  removeScheduleMarker,
+  writeScheduleMarker,
+} from '../adapters/supervision.js';
+import { resolveExecutable } from '../adapters/which.js';
 import { defaultSettings, type Settings } from '../core/config.js';
 import { DURATION_HINT, formatDuration, parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ago } from '../core/format.js';
-import { BACKENDS, buildPath, cronBlock, cronTimeFields, DEFAULT_EVERY, isBackend, scheduleNames, SYSTEM_PATH_DIRS, type Backend, type ScheduleEntry, type ScheduleValues } from '../core/schedule.js';
 import { launchdPlist, systemdUnits } from '../core/schedule-units.js';
-import * as sched from '../adapters/scheduler.js';
-import { readHeartbeat, readScheduleMarker, removeScheduleMarker, writeScheduleMarker } from '../adapters/supervision.js';
-import { resolveExecutable } from '../adapters/which.js';
-import { settingsWithWarnings } from './settings.js';
+import {
+  BACKENDS,
+  buildPath,
+  cronBlock,
+  cronTimeFields,
+  DEFAULT_EVERY,
+  isBackend,
+  scheduleNames,
+  SYSTEM_PATH_DIRS,
+  type Backend,
+  type ScheduleEntry,
+  type ScheduleValues,
+} from '../core/schedule.js';
 import type { Io } from './io.js';
+import { settingsWithWarnings } from './settings.js';
 
 // `overnight schedule install|uninstall|status`: who runs `overnight reconcile` when nobody is there.
 
@@ -23,9 +41,14 @@ export interface ScheduleOptions {
   json?: boolean;
 }
 
-const LINGER = 'systemd user timers stop when you log out unless lingering is on: run `loginctl enable-linger $USER` once';
+const LINGER =
+  'systemd user timers stop when you log out unless lingering is on: run `loginctl enable-linger $USER` once';
 
-export async function scheduleCommand(action: ScheduleAction, opts: ScheduleOptions, io: Io): Promise<number> {
+export async function scheduleCommand(
+  action: ScheduleAction,
+  opts: ScheduleOptions,
+  io: Io,
+): Promise<number> {
   const backend = opts.backend === undefined ? undefined : checkBackend(opts.backend);
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
@@ -36,9 +59,14 @@ export async function scheduleCommand(action: ScheduleAction, opts: ScheduleOpti
 }
 
 function checkBackend(value: string): Backend {
-  if (!isBackend(value)) throw new UsageError(`--backend ${JSON.stringify(value)} is not a backend; use one of ${BACKENDS.join(', ')}`);
-  if (value === 'launchd' && process.platform !== 'darwin') throw new UsageError('--backend launchd works on macOS only; on Linux use systemd or cron');
-  if (value === 'systemd' && process.platform === 'darwin') throw new UsageError('--backend systemd works on Linux only; on macOS use launchd or cron');
+  if (!isBackend(value))
+    throw new UsageError(
+      `--backend ${JSON.stringify(value)} is not a backend; use one of ${BACKENDS.join(', ')}`,
+    );
+  if (value === 'launchd' && process.platform !== 'darwin')
+    throw new UsageError('--backend launchd works on macOS only; on Linux use systemd or cron');
+  if (value === 'systemd' && process.platform === 'darwin')
+    throw new UsageError('--backend systemd works on Linux only; on macOS use launchd or cron');
   return value;
 }
 
@@ -60,7 +88,10 @@ async function defaultBackend(env: NodeJS.ProcessEnv): Promise<Backend> {
 
 function parseEvery(text: string): number {
   const seconds = parseDuration(text);
-  if (seconds === undefined || seconds < 1) throw new UsageError(`--every ${JSON.stringify(text)} is not an interval; expected ${DURATION_HINT}, 1s or more (default ${DEFAULT_EVERY})`);
+  if (seconds === undefined || seconds < 1)
+    throw new UsageError(
+      `--every ${JSON.stringify(text)} is not an interval; expected ${DURATION_HINT}, 1s or more (default ${DEFAULT_EVERY})`,
+    );
   return seconds;
 }
 
@@ -75,7 +106,12 @@ function extraEnv(env: NodeJS.ProcessEnv): [string, string][] {
   });
 }
 
-async function install(settings: Settings, chosen: Backend | undefined, opts: ScheduleOptions, io: Io): Promise<number> {
+async function install(
+  settings: Settings,
+  chosen: Backend | undefined,
+  opts: ScheduleOptions,
+  io: Io,
+): Promise<number> {
   const root = settings.runsDir;
   const defaultRoot = isDefaultRoot(root);
   const everyText = opts.every ?? DEFAULT_EVERY;
@@ -112,14 +148,32 @@ async function install(settings: Settings, chosen: Backend | undefined, opts: Sc
   const elsewhere = (await sched.findEntries(root, names, io.env)).filter((e) => e.backend !== backend);
   for (const e of elsewhere) {
     await removeEntry(e.backend, root, io.env);
-    if (!opts.json) io.stdout(`removed the ${e.backend} entry for ${root} (${e.where}): ${backend} replaces it`);
+    if (!opts.json)
+      io.stdout(`removed the ${e.backend} entry for ${root} (${e.where}): ${backend} replaces it`);
   }
 
   const installedAt = io.now().toISOString();
-  writeScheduleMarker(root, { backend, everySeconds, installedAt, path: values.path, node: values.node, env: defaultRoot ? {} : { OVERNIGHT_HOME: root } });
+  writeScheduleMarker(root, {
+    backend,
+    everySeconds,
+    installedAt,
+    path: values.path,
+    node: values.node,
+    env: defaultRoot ? {} : { OVERNIGHT_HOME: root },
+  });
 
   if (opts.json) {
-    io.stdout(JSON.stringify({ backend, everySeconds, runsRoot: root, where, log: names.log, path: values.path, installedAt }));
+    io.stdout(
+      JSON.stringify({
+        backend,
+        everySeconds,
+        runsRoot: root,
+        where,
+        log: names.log,
+        path: values.path,
+        installedAt,
+      }),
+    );
     return 0;
   }
   io.stdout(`${backend}: \`overnight reconcile\` every ${formatDuration(everySeconds)} for ${root}`);
@@ -127,7 +181,10 @@ async function install(settings: Settings, chosen: Backend | undefined, opts: Sc
   io.stdout(`  log:    ${names.log}`);
   io.stdout(`  PATH:   ${values.path}`);
   if (!tmux) io.stderr('warning: tmux was not found on PATH; runs cannot start until it is installed');
-  if (!claude) io.stderr(`warning: the agent binary "${settings.claude}" was not found on PATH; its directory is not on the schedule's PATH`);
+  if (!claude)
+    io.stderr(
+      `warning: the agent binary "${settings.claude}" was not found on PATH; its directory is not on the schedule's PATH`,
+    );
   if (backend === 'systemd') io.stdout(`note: ${LINGER}`);
   return 0;
 }
@@ -139,7 +196,12 @@ async function removeEntry(backend: Backend, root: string, env: NodeJS.ProcessEn
   return sched.uninstallSystemd(names, env);
 }
 
-async function uninstall(root: string, only: Backend | undefined, opts: ScheduleOptions, io: Io): Promise<number> {
+async function uninstall(
+  root: string,
+  only: Backend | undefined,
+  opts: ScheduleOptions,
+  io: Io,
+): Promise<number> {
   const names = scheduleNames(root, isDefaultRoot(root));
   const entries = await sched.findEntries(root, names, io.env, only);
   const removed: ScheduleEntry[] = [];
@@ -147,15 +209,27 @@ async function uninstall(root: string, only: Backend | undefined, opts: Schedule
   const marker = readScheduleMarker(root);
   if (!only || marker?.backend === only) removeScheduleMarker(root);
   if (opts.json) {
-    io.stdout(JSON.stringify({ runsRoot: root, removed: removed.map((e) => ({ backend: e.backend, where: e.where })) }));
+    io.stdout(
+      JSON.stringify({
+        runsRoot: root,
+        removed: removed.map((e) => ({ backend: e.backend, where: e.where })),
+      }),
+    );
     return 0;
   }
-  if (removed.length === 0) io.stdout(`no schedule was installed for ${root}${only ? ` in ${only}` : ''}; nothing to remove`);
+  if (removed.length === 0)
+    io.stdout(`no schedule was installed for ${root}${only ? ` in ${only}` : ''}; nothing to remove`);
   for (const e of removed) io.stdout(`removed the ${e.backend} entry for ${root} (${e.where})`);
   return 0;
 }
 
-async function status(root: string, names: ReturnType<typeof scheduleNames>, only: Backend | undefined, opts: ScheduleOptions, io: Io): Promise<number> {
+async function status(
+  root: string,
+  names: ReturnType<typeof scheduleNames>,
+  only: Backend | undefined,
+  opts: ScheduleOptions,
+  io: Io,
+): Promise<number> {
   const entries = await sched.findEntries(root, names, io.env, only);
   const marker = readScheduleMarker(root);
   const beat = readHeartbeat(root);
@@ -165,24 +239,53 @@ async function status(root: string, names: ReturnType<typeof scheduleNames>, onl
   const scheduledAt = beat?.scheduledAt ?? null;
   const age = scheduledAt ? (now.getTime() - new Date(scheduledAt).getTime()) / 1000 : null;
   const warnings: string[] = [];
-  if (entries.length === 0) warnings.push(`no schedule is installed for ${root}: nothing restarts crashed runs between exits; run \`overnight schedule install\``);
-  if (entries.length > 1) warnings.push(`${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; \`overnight schedule install --backend <one>\` keeps one`);
+  if (entries.length === 0)
+    warnings.push(
+      `no schedule is installed for ${root}: nothing restarts crashed runs between exits; run \`overnight schedule install\``,
+    );
+  if (entries.length > 1)
+    warnings.push(
+      `${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; \`overnight schedule install --backend <one>\` keeps one`,
+    );
   if (marker && !entries.some((e) => e.backend === marker.backend) && (!only || only === marker.backend)) {
-    warnings.push(`${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; run \`overnight schedule install\` again`);
+    warnings.push(
+      `${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; run \`overnight schedule install\` again`,
+    );
   }
-  if (entries.length > 0 && every !== null && age !== null && age > 2 * every) warnings.push(`no scheduled pass for ${formatDuration(age)}, more than two intervals: check ${names.log} and \`overnight doctor\``);
-  if (entries.length > 0 && !scheduledAt) warnings.push(`no scheduled pass has run yet; check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`);
+  if (entries.length > 0 && every !== null && age !== null && age > 2 * every)
+    warnings.push(
+      `no scheduled pass for ${formatDuration(age)}, more than two intervals: check ${names.log} and \`overnight doctor\``,
+    );
+  if (entries.length > 0 && !scheduledAt)
+    warnings.push(
+      `no scheduled pass has run yet; check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`,
+    );
 
   if (opts.json) {
-    io.stdout(JSON.stringify({ runsRoot: root, installed: entries.length > 0, entries, marker, lastPass: beat, warnings }, null, 2));
+    io.stdout(
+      JSON.stringify(
+        { runsRoot: root, installed: entries.length > 0, entries, marker, lastPass: beat, warnings },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   io.stdout(`runs root: ${root}`);
   if (entries.length === 0) io.stdout('schedule:  none');
-  for (const e of entries) io.stdout(`schedule:  ${e.backend}, every ${e.everySeconds === null ? '? (entry not recognised)' : formatDuration(e.everySeconds)} (${e.where})`);
+  for (const e of entries)
+    io.stdout(
+      `schedule:  ${e.backend}, every ${e.everySeconds === null ? '? (entry not recognised)' : formatDuration(e.everySeconds)} (${e.where})`,
+    );
   if (beat) {
-    const details = [beat.durationMs !== undefined ? `took ${beat.durationMs} ms` : '', beat.runs !== undefined ? `${beat.runs} run${beat.runs === 1 ? '' : 's'}` : '', beat.actions !== undefined ? `${beat.actions} action${beat.actions === 1 ? '' : 's'}` : ''].filter(Boolean);
-    io.stdout(`last pass: ${ago(beat.at, now)} (${beat.at}${details.length ? '; ' + details.join(', ') : ''})`);
+    const details = [
+      beat.durationMs !== undefined ? `took ${beat.durationMs} ms` : '',
+      beat.runs !== undefined ? `${beat.runs} run${beat.runs === 1 ? '' : 's'}` : '',
+      beat.actions !== undefined ? `${beat.actions} action${beat.actions === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
+    io.stdout(
+      `last pass: ${ago(beat.at, now)} (${beat.at}${details.length ? '; ' + details.join(', ') : ''})`,
+    );
   } else {
     io.stdout('last pass: never');
   }

@@ -1,19 +1,32 @@
-import { formatTable, supervisionWarning } from '../core/format.js';
-import { runDetails } from '../core/details.js';
-import { readSupervision } from '../adapters/supervision.js';
-import { resolveRunName } from '../core/naming.js';
-import { crashRestarts } from '../core/decide.js';
-import type { RunPaths } from '../core/paths.js';
-import { UsageError } from '../core/errors.js';
-import { settingsWithWarnings } from './settings.js';
 import { exists, readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
-import { hasSentinel, listRunIds, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
-import { observeRun, type PassContext } from './reconcile-run.js';
-import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './summary.js';
-import { runPaths } from '../core/paths.js';
+import {
+  hasSentinel,
+  listRunIds,
+  readAgent,
+  readRestarts,
+  readSentinel,
+  readSession,
+} from '../adapters/store.js';
+import { readSupervision } from '../adapters/supervision.js';
+import { crashRestarts } from '../core/decide.js';
+import { runDetails } from '../core/details.js';
+import { UsageError } from '../core/errors.js';
+import { formatTable, supervisionWarning } from '../core/format.js';
+import { resolveRunName } from '../core/naming.js';
+import { runPaths, type RunPaths } from '../core/paths.js';
 import { mayBeStarting } from '../core/state.js';
 import type { Io } from './io.js';
+import { observeRun, type PassContext } from './reconcile-run.js';
+import { settingsWithWarnings } from './settings.js';
+import {
+  brokenRow,
+  buildRow,
+  countFindings,
+  countQuestions,
+  countsStamp,
+  type StatusRow,
+} from './summary.js';
 
 export interface StatusOptions {
   json?: boolean;
@@ -49,7 +62,9 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const rows = seen.map((r) => r.row);
 
   const now = io.now();
-  const live = rows.filter((r) => r.state === 'running' || r.state === 'waiting' || r.state === 'synthesizing').length;
+  const live = rows.filter(
+    (r) => r.state === 'running' || r.state === 'waiting' || r.state === 'synthesizing',
+  ).length;
   const { schedule, lastPassAt } = readSupervision(root);
   const warning = supervisionWarning(schedule, lastPassAt, live, now);
   if (opts.json) {
@@ -63,8 +78,13 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   }
   const shown = name || opts.all ? rows : rows.filter((r) => isRecent(r, now));
   for (const line of formatTable(shown, now)) io.stdout(line);
-  if (shown.length < rows.length) io.stdout(`(${rows.length - shown.length} older finished runs hidden; overnight status --all shows them)`);
-  if (name && rows[0]) for (const line of runDetails(rows[0], { report: exists(runPaths(root, rows[0].id).report) }, now)) io.stdout(line);
+  if (shown.length < rows.length)
+    io.stdout(
+      `(${rows.length - shown.length} older finished runs hidden; overnight status --all shows them)`,
+    );
+  if (name && rows[0])
+    for (const line of runDetails(rows[0], { report: exists(runPaths(root, rows[0].id).report) }, now))
+      io.stdout(line);
   if (warning) io.stdout(`\n${warning}`);
   return 0;
 }

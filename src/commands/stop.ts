@@ -1,11 +1,11 @@
-import { resolveRunName } from '../core/naming.js';
-import { UsageError } from '../core/errors.js';
-import { settingsWithWarnings } from './settings.js';
-import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
-import { finalizeFinished } from './reconcile-run.js';
-import { rootPaths, runPaths } from '../core/paths.js';
 import { waitLock } from '../adapters/lock.js';
+import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
+import { UsageError } from '../core/errors.js';
+import { resolveRunName } from '../core/naming.js';
+import { rootPaths, runPaths } from '../core/paths.js';
 import type { Io } from './io.js';
+import { finalizeFinished } from './reconcile-run.js';
+import { settingsWithWarnings } from './settings.js';
 
 export interface StopOptions {
   all?: boolean;
@@ -18,7 +18,8 @@ export const STOPPED_REASON = 'stopped by user';
  * session go.
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
-  if (!name && !opts.all) throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
+  if (!name && !opts.all)
+    throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
@@ -43,7 +44,11 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
       await finalizeFinished(id, paths, io.now());
-      io.stdout(already ? `${id}: already finished; nothing left running` : `${id}: stopped (DONE: ${STOPPED_REASON})`);
+      io.stdout(
+        already
+          ? `${id}: already finished; nothing left running`
+          : `${id}: stopped (DONE: ${STOPPED_REASON})`,
+      );
     }
   } finally {
     await release();

@@ -1,13 +1,20 @@
 import { readdirSync } from 'node:fs';
+
+import { mtime, readText } from '../adapters/files.js';
 import { countOpenQuestions } from '../core/briefing.js';
 import { crashRestarts, decide } from '../core/decide.js';
+import type { DetailsRow } from '../core/details.js';
+import { tmuxSessionName } from '../core/naming.js';
 import type { RunPaths } from '../core/paths.js';
 import { reasonOf, stateOf } from '../core/state.js';
-import type { DetailsRow } from '../core/details.js';
+import {
+  parseStream,
+  summarizeUsage,
+  wrongConversations,
+  type SessionLog,
+  type Usage,
+} from '../core/stream.js';
 import type { Observation, RunSpec, RunState } from '../core/types.js';
-import { tmuxSessionName } from '../core/naming.js';
-import { mtime, readText } from '../adapters/files.js';
-import { parseStream, summarizeUsage, wrongConversations, type SessionLog, type Usage } from '../core/stream.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {
@@ -76,7 +83,8 @@ export function usageOf(paths: RunPaths): Usage {
 /** A waiting run says what it waits for: the same decision the next pass would make. */
 function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: string; nextTryAt?: string } {
   const action = stateOf(obs) === 'waiting' ? decide(spec, obs, now) : null;
-  if (action?.kind === 'wait') return { reason: `waiting: ${action.reason}`, nextTryAt: action.until.toISOString() };
+  if (action?.kind === 'wait')
+    return { reason: `waiting: ${action.reason}`, nextTryAt: action.until.toISOString() };
   return { reason: reasonOf(obs) };
 }
 
@@ -85,7 +93,14 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
   const wrong = wrongConversations(logs, spec.sessionId);
   return {
     ...summarizeUsage(logs),
-    ...(wrong.length > 0 ? { warnings: wrong.map((w) => `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; later sessions resume ${spec.sessionId}`) } : {}),
+    ...(wrong.length > 0
+      ? {
+          warnings: wrong.map(
+            (w) =>
+              `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; later sessions resume ${spec.sessionId}`,
+          ),
+        }
+      : {}),
     id,
     task: spec.task,
     state: stateOf(obs),
@@ -104,7 +119,13 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
 }
 
 /** A run whose files cannot be used still gets a row, with the problem as its reason. */
-export function brokenRow(id: string, paths: RunPaths, state: RunState, problem: string, restarts: number): StatusRow {
+export function brokenRow(
+  id: string,
+  paths: RunPaths,
+  state: RunState,
+  problem: string,
+  restarts: number,
+): StatusRow {
   return {
     ...usageOf(paths),
     id,

@@ -1,13 +1,21 @@
-import type { RunSpec, SessionMode } from './types.js';
-import { continuePrompt, handoverPrompt, initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from './briefing.js';
+import {
+  continuePrompt,
+  handoverPrompt,
+  initialPrompt,
+  RESUME_PROMPT,
+  SYNTHESIS_PROMPT,
+} from './briefing.js';
 import { sessionBudget } from './decide.js';
+import type { RunSpec, SessionMode } from './types.js';
 
 // The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
 
 /** `fresh`: a new conversation (its id already in `spec`), not a resume of the old one. */
 export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0, fresh = false): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
-  args.push(...(mode === 'initial' || fresh ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]));
+  args.push(
+    ...(mode === 'initial' || fresh ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]),
+  );
   if (spec.model) args.push('--model', spec.model);
   const budget = sessionBudget(spec, mode, spentUsd);
   if (budget !== null) args.push('--max-budget-usd', budget.toFixed(4));
@@ -17,15 +25,27 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0, fresh 
   return args;
 }
 
-export function promptFor(spec: RunSpec, mode: SessionMode, now: Date, handover?: { lastResult: string | null }): string {
+export function promptFor(
+  spec: RunSpec,
+  mode: SessionMode,
+  now: Date,
+  handover?: { lastResult: string | null },
+): string {
   if (mode === 'initial') return initialPrompt(spec.task);
-  if (handover) return handoverPrompt(spec.task, handover.lastResult) + (mode === 'synthesis' ? `\n${SYNTHESIS_PROMPT}` : '');
+  if (handover)
+    return (
+      handoverPrompt(spec.task, handover.lastResult) + (mode === 'synthesis' ? `\n${SYNTHESIS_PROMPT}` : '')
+    );
   if (mode === 'continue') return continuePrompt(spec.endsAt, now);
   return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT; // resume and retry
 }
 
 /** Why a permission mode cannot work for this user, or undefined when it can. */
-export function permissionModeProblem(mode: string, isRoot: boolean, env: Record<string, string | undefined>): string | undefined {
+export function permissionModeProblem(
+  mode: string,
+  isRoot: boolean,
+  env: Record<string, string | undefined>,
+): string | undefined {
   if (mode === 'bypassPermissions' && isRoot && env.IS_SANDBOX !== '1') {
     return 'permission_mode bypassPermissions is refused by Claude Code when running as root (every session would exit 1 at once); use acceptEdits, or set IS_SANDBOX=1 if this machine is a disposable sandbox';
   }

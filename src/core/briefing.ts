@@ -117,7 +117,8 @@ export function countOpenQuestions(markdown: string): number {
   for (const line of markdown.split('\n')) {
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = null;
       continue;
     }
     if (marker) {

@@ -68,7 +68,10 @@ const PROMPTS = [
 
 /** The prompt a silent agent's output ends with, if it is one; stream-json lines are never prompts. */
 export function waitingPrompt(tail: string): string | null {
-  const lines = tail.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = tail
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   for (const line of lines.slice(-3).reverse()) {
     if (line.startsWith('{')) return null;
     if (PROMPTS.some((p) => p.test(line))) return line.trim().slice(0, 200);

@@ -3,7 +3,14 @@ import type { Limits } from './types.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 
-export const PERMISSION_MODES = ['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'] as const;
+export const PERMISSION_MODES = [
+  'acceptEdits',
+  'auto',
+  'bypassPermissions',
+  'default',
+  'dontAsk',
+  'plan',
+] as const;
 export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
 
 /** Everything configurable: a run's limits (copied into its run.yaml at launch) and the rest. */
@@ -18,8 +25,17 @@ export interface Settings extends Limits {
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
-  'maxRestarts', 'synthesisBudget', 'staleAfter', 'hangGrace', 'backoff', 'backoffMax',
-  'healthyAfter', 'minUptime', 'limitMargin', 'maxTranscript', 'stopGrace',
+  'maxRestarts',
+  'synthesisBudget',
+  'staleAfter',
+  'hangGrace',
+  'backoff',
+  'backoffMax',
+  'healthyAfter',
+  'minUptime',
+  'limitMargin',
+  'maxTranscript',
+  'stopGrace',
 ];
 
 /** The limits a run is launched with, out of the settings. */
@@ -27,7 +43,17 @@ export function limitsOf(s: Settings): Limits {
   return Object.fromEntries(LIMIT_FIELDS.map((f) => [f, s[f]])) as unknown as Limits;
 }
 
-type Kind = 'path' | 'command' | 'model' | 'positive-duration' | 'duration' | 'count' | 'permission-mode' | 'tools' | 'money' | 'size';
+type Kind =
+  | 'path'
+  | 'command'
+  | 'model'
+  | 'positive-duration'
+  | 'duration'
+  | 'count'
+  | 'permission-mode'
+  | 'tools'
+  | 'money'
+  | 'size';
 
 interface KeySpec {
   field: keyof Settings;
@@ -43,7 +69,11 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   max_restarts: { field: 'maxRestarts', kind: 'count', env: 'OVERNIGHT_MAX_RESTARTS' },
   permission_mode: { field: 'permissionMode', kind: 'permission-mode', env: 'OVERNIGHT_PERMISSION_MODE' },
   allowed_tools: { field: 'allowedTools', kind: 'tools', env: 'OVERNIGHT_ALLOWED_TOOLS' },
-  synthesis_budget: { field: 'synthesisBudget', kind: 'positive-duration', env: 'OVERNIGHT_SYNTHESIS_BUDGET' },
+  synthesis_budget: {
+    field: 'synthesisBudget',
+    kind: 'positive-duration',
+    env: 'OVERNIGHT_SYNTHESIS_BUDGET',
+  },
   stale_after: { field: 'staleAfter', kind: 'positive-duration', env: 'OVERNIGHT_STALE_AFTER' },
   hang_grace: { field: 'hangGrace', kind: 'duration', env: 'OVERNIGHT_HANG_GRACE' },
   backoff: { field: 'backoff', kind: 'duration', env: 'OVERNIGHT_BACKOFF' },
@@ -117,7 +147,9 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return { ok: true, value: expanded };
     }
     case 'model':
-      return typeof text === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(text) ? { ok: true, value: text } : { ok: false };
+      return typeof text === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(text)
+        ? { ok: true, value: text }
+        : { ok: false };
     case 'positive-duration':
     case 'duration': {
       const seconds = typeof text === 'string' ? parseDuration(text) : undefined;
@@ -125,17 +157,26 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return { ok: true, value: seconds };
     }
     case 'count':
-      return typeof text === 'string' && /^\d+$/.test(text.trim()) ? { ok: true, value: Number(text) } : { ok: false };
+      return typeof text === 'string' && /^\d+$/.test(text.trim())
+        ? { ok: true, value: Number(text) }
+        : { ok: false };
     case 'permission-mode':
-      return (PERMISSION_MODES as readonly unknown[]).includes(text) ? { ok: true, value: text } : { ok: false };
+      return (PERMISSION_MODES as readonly unknown[]).includes(text)
+        ? { ok: true, value: text }
+        : { ok: false };
     case 'size': {
       const m = typeof text === 'string' ? /^(\d+(?:\.\d+)?)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim()) : null;
       if (!m) return { ok: false };
-      const unit = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? 'b')[0]?.toLowerCase() as 'b' | 'k' | 'm' | 'g'];
+      const unit = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[
+        (m[2] ?? 'b')[0]?.toLowerCase() as 'b' | 'k' | 'm' | 'g'
+      ];
       return { ok: true, value: Math.round(Number(m[1]) * unit) };
     }
     case 'money': {
-      const amount = typeof text === 'string' && /^\$?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim().replace('$', '')) : NaN;
+      const amount =
+        typeof text === 'string' && /^\$?\d+(\.\d+)?$/.test(text.trim())
+          ? Number(text.trim().replace('$', ''))
+          : NaN;
       return amount > 0 ? { ok: true, value: amount } : { ok: false };
     }
     case 'tools': {
@@ -179,7 +220,12 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
   const file = layers.file;
   if (file && file.data !== null && file.data !== undefined) {
     if (typeof file.data !== 'object' || Array.isArray(file.data)) {
-      problems.push({ key: '', source: file.path, value: undefined, message: 'expected a mapping of keys to values (key: value)' });
+      problems.push({
+        key: '',
+        source: file.path,
+        value: undefined,
+        message: 'expected a mapping of keys to values (key: value)',
+      });
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
         if (raw === null && (key === 'model' || key === 'max_cost')) continue;

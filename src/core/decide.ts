@@ -1,14 +1,22 @@
 import { format } from 'date-fns/format';
+
 import { backoffFor, restartDelay } from './backoff.js';
 import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
 import { formatDuration } from './duration.js';
-import { oneLine } from './text.js';
 import type { Limit } from './limits.js';
+import { oneLine } from './text.js';
 import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time.
 
-const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  15: 'SIGTERM',
+};
 
 /** `exit 1`, `killed by SIGKILL (exit 137)`, or `no exit status recorded`. */
 export function describeExit(code: number | null): string {
@@ -71,7 +79,9 @@ function escalate(spec: RunSpec, obs: Observation, action: Action): Action {
         : obs.failedResumes >= FAILED_RESUMES
           ? `${obs.failedResumes} resumes in a row failed without output`
           : null;
-  return why ? { ...action, fresh: why, reason: `${action.reason}; starting a fresh session: ${why}` } : action;
+  return why
+    ? { ...action, fresh: why, reason: `${action.reason}; starting a fresh session: ${why}` }
+    : action;
 }
 
 function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
@@ -80,7 +90,8 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
 
   // 1. A finished run is left alone, but never with an agent still running.
   if (obs.sentinel) {
-    if (obs.agentAlive || obs.wrapperAlive) return { kind: 'cleanup', reason: `${obs.sentinel.kind} is present but an agent is still running` };
+    if (obs.agentAlive || obs.wrapperAlive)
+      return { kind: 'cleanup', reason: `${obs.sentinel.kind} is present but an agent is still running` };
     return { kind: 'none', reason: obs.sentinel.reason };
   }
   // 2. A paused run is left exactly as it is.
@@ -89,7 +100,13 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const session = obs.session;
   // Launch was interrupted before it started the agent: start it now (or give up if too late).
   if (!session) {
-    if (ended) return { kind: 'finish', sentinel: 'DONE', reason: 'no report: the end time passed before the agent ever started', stopAgent: false };
+    if (ended)
+      return {
+        kind: 'finish',
+        sentinel: 'DONE',
+        reason: 'no report: the end time passed before the agent ever started',
+        stopAgent: false,
+      };
     return { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null };
   }
 
@@ -97,14 +114,31 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   if (obs.agentAlive) {
     if (session.mode === 'synthesis') {
       if (t >= spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000) {
-        return { kind: 'finish', sentinel: 'DONE', reason: 'report incomplete: the synthesis was still running when its budget ran out', stopAgent: true };
+        return {
+          kind: 'finish',
+          sentinel: 'DONE',
+          reason: 'report incomplete: the synthesis was still running when its budget ran out',
+          stopAgent: true,
+        };
       }
       // A synthesis stuck on a question or hung is stopped and tried again while its budget lasts.
-      if (obs.promptSeen) return { kind: 'interrupt', hung: true, reason: `the synthesis is waiting for input nobody will give: "${obs.promptSeen}"` };
+      if (obs.promptSeen)
+        return {
+          kind: 'interrupt',
+          hung: true,
+          reason: `the synthesis is waiting for input nobody will give: "${obs.promptSeen}"`,
+        };
       return watchForHang(spec, obs, now) ?? { kind: 'none', reason: 'writing the report' };
     }
-    if (obs.promptSeen) return { kind: 'finish', sentinel: 'FAILED', reason: `the agent is waiting for input nobody will give: "${obs.promptSeen}"`, stopAgent: true };
-    if (ended) return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
+    if (obs.promptSeen)
+      return {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: `the agent is waiting for input nobody will give: "${obs.promptSeen}"`,
+        stopAgent: true,
+      };
+    if (ended)
+      return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
     return watchForHang(spec, obs, now) ?? { kind: 'none', reason: 'agent running' };
   }
   // The wrapper is between starting the agent and recording it, or between its exit and the record.
@@ -117,18 +151,44 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
 
   // How the session ended, named once; the agent's own error text says more than an exit status.
-  const endClass = classifyEnd({ exitCode, result: obs.result, limited: obs.limit !== null, auth: obs.authFailures > 0, reportExists: obs.reportExists, stoppedByUs: obs.hung });
+  const endClass = classifyEnd({
+    exitCode,
+    result: obs.result,
+    limited: obs.limit !== null,
+    auth: obs.authFailures > 0,
+    reportExists: obs.reportExists,
+    stoppedByUs: obs.hung,
+  });
   const errorText = obs.result?.isError && obs.result.text ? oneLine(obs.result.text, 120) : null;
 
-  if (session.mode === 'synthesis' && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written by the synthesis', stopAgent: false };
+  if (session.mode === 'synthesis' && obs.reportExists)
+    return {
+      kind: 'finish',
+      sentinel: 'DONE',
+      reason: 'finished: REPORT.md written by the synthesis',
+      stopAgent: false,
+    };
   // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
-  if (endClass === 'usage-limit' && obs.limit) return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
+  if (endClass === 'usage-limit' && obs.limit)
+    return limitAction(spec, obs.limit, session.mode, endedAt, uptime, exitCode, now);
   // Refused credentials have their own count: retried once (a token may have been refreshed), then the fix.
   if (endClass === 'auth') {
     if (obs.authFailures >= AUTH_TRIES) {
-      return { kind: 'finish', sentinel: 'FAILED', reason: `authentication failed ${obs.authFailures} times in a row (${errorText ?? how}); ${AUTH_FIX}`, stopAgent: false };
+      return {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: `authentication failed ${obs.authFailures} times in a row (${errorText ?? how}); ${AUTH_FIX}`,
+        stopAgent: false,
+      };
     }
-    if (session.mode !== 'synthesis' && !ended) return { kind: 'start', mode: 'retry', reason: `authentication failed (${errorText ?? how}); trying once more`, exit: exitCode, uptime };
+    if (session.mode !== 'synthesis' && !ended)
+      return {
+        kind: 'start',
+        mode: 'retry',
+        reason: `authentication failed (${errorText ?? how}); trying once more`,
+        exit: exitCode,
+        uptime,
+      };
   }
 
   // 4. The synthesis has ended without a report: tried again while its budget lasts.
@@ -141,21 +201,41 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
       // Backoff between tries too: the first at once, then backoff, doubling.
       const delay = backoffFor(tries, spec.limits);
       const retryAt = new Date(endedAt.getTime() + delay * 1000);
-      if (t < retryAt.getTime()) return { kind: 'wait', until: retryAt, reason: `${why}; next try at ${format(retryAt, 'HH:mm:ss')}` };
-      return { kind: 'start', mode: 'synthesis', reason: `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`, exit: exitCode, uptime };
+      if (t < retryAt.getTime())
+        return { kind: 'wait', until: retryAt, reason: `${why}; next try at ${format(retryAt, 'HH:mm:ss')}` };
+      return {
+        kind: 'start',
+        mode: 'synthesis',
+        reason: `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`,
+        exit: exitCode,
+        uptime,
+      };
     }
-    return { kind: 'finish', sentinel: 'DONE', reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`, stopAgent: false };
+    return {
+      kind: 'finish',
+      sentinel: 'DONE',
+      reason: `no report: the synthesis ended without writing REPORT.md (${how}); findings/ holds what was found`,
+      stopAgent: false,
+    };
   }
   // 5. The agent finished the job itself.
-  if (exitCode === 0 && obs.reportExists) return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
+  if (exitCode === 0 && obs.reportExists)
+    return { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false };
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
   if (spec.maxCost !== null && obs.costUsd >= spec.maxCost * EXPLORE_SHARE) {
     const spent = `spend cap: ${usd(obs.costUsd)} of ${usd(spec.maxCost)} spent`;
-    if (spec.maxCost - obs.costUsd >= MIN_SYNTHESIS_USD) return { kind: 'start', mode: 'synthesis', reason: spent, exit: exitCode, uptime };
-    return { kind: 'finish', sentinel: 'FAILED', reason: `${spent}, nothing left for the report`, stopAgent: false };
+    if (spec.maxCost - obs.costUsd >= MIN_SYNTHESIS_USD)
+      return { kind: 'start', mode: 'synthesis', reason: spent, exit: exitCode, uptime };
+    return {
+      kind: 'finish',
+      sentinel: 'FAILED',
+      reason: `${spent}, nothing left for the report`,
+      stopAgent: false,
+    };
   }
   // Time is up: one synthesis session writes the report.
-  if (ended) return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode, uptime };
+  if (ended)
+    return { kind: 'start', mode: 'synthesis', reason: `end time reached (${how})`, exit: exitCode, uptime };
 
   // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
   const clean = NORMAL_ENDS.includes(endClass);
@@ -164,7 +244,12 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
     const used = crashRestarts(obs.restarts);
     if (used >= spec.limits.maxRestarts) {
       const s = used === 1 ? '' : 's';
-      return { kind: 'finish', sentinel: 'FAILED', reason: `circuit breaker: ${used} restart${s}, last ${how}${said}`, stopAgent: false };
+      return {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: `circuit breaker: ${used} restart${s}, last ${how}${said}`,
+        stopAgent: false,
+      };
     }
   }
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
@@ -175,7 +260,11 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
   if (t < retryAt.getTime()) {
-    return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}` };
+    return {
+      kind: 'wait',
+      until: retryAt,
+      reason: `${why}; backing off ${formatDuration(delay)}, next try at ${format(retryAt, 'HH:mm:ss')}`,
+    };
   }
   return { kind: 'start', mode: clean ? 'continue' : 'resume', reason: why, exit: exitCode, uptime };
 }
@@ -183,19 +272,48 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
 /** Without a readable reset time, a limit is waited out for this long. */
 export const DEFAULT_LIMIT_WAIT = 3600;
 
-function limitAction(spec: RunSpec, limit: Limit, mode: string, endedAt: Date, uptime: number, exitCode: number | null, now: Date): Action {
-  if (limit.kind === 'hard') return { kind: 'finish', sentinel: 'FAILED', reason: `usage limit that waiting will not lift: ${limit.what}`, stopAgent: false };
+function limitAction(
+  spec: RunSpec,
+  limit: Limit,
+  mode: string,
+  endedAt: Date,
+  uptime: number,
+  exitCode: number | null,
+  now: Date,
+): Action {
+  if (limit.kind === 'hard')
+    return {
+      kind: 'finish',
+      sentinel: 'FAILED',
+      reason: `usage limit that waiting will not lift: ${limit.what}`,
+      stopAgent: false,
+    };
   const resetsAt = limit.resetsAt ?? new Date(endedAt.getTime() + DEFAULT_LIMIT_WAIT * 1000);
   const resumeAt = new Date(resetsAt.getTime() + spec.limits.limitMargin * 1000);
   const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
   if (resumeAt.getTime() > budgetEnd) {
-    return { kind: 'finish', sentinel: 'DONE', reason: `no report: ${limit.what}, lifting only at ${format(resumeAt, 'HH:mm')}, after the synthesis budget; findings/ holds what was found`, stopAgent: false };
+    return {
+      kind: 'finish',
+      sentinel: 'DONE',
+      reason: `no report: ${limit.what}, lifting only at ${format(resumeAt, 'HH:mm')}, after the synthesis budget; findings/ holds what was found`,
+      stopAgent: false,
+    };
   }
   if (now.getTime() < resumeAt.getTime()) {
-    return { kind: 'wait', until: resumeAt, reason: `${limit.what}: resets ${format(resetsAt, 'HH:mm')}; waiting until ${format(resumeAt, 'HH:mm:ss')}` };
+    return {
+      kind: 'wait',
+      until: resumeAt,
+      reason: `${limit.what}: resets ${format(resetsAt, 'HH:mm')}; waiting until ${format(resumeAt, 'HH:mm:ss')}`,
+    };
   }
   const synthesis = mode === 'synthesis' || now.getTime() >= spec.endsAt.getTime();
-  return { kind: 'start', mode: synthesis ? 'synthesis' : 'continue', reason: `usage limit lifted (${limit.what})`, exit: exitCode, uptime };
+  return {
+    kind: 'start',
+    mode: synthesis ? 'synthesis' : 'continue',
+    reason: `usage limit lifted (${limit.what})`,
+    exit: exitCode,
+    uptime,
+  };
 }
 
 /**
@@ -210,7 +328,12 @@ function watchForHang(spec: RunSpec, obs: Observation, now: Date): Action | null
   const silent = (now.getTime() - lastOutput.getTime()) / 1000;
   if (silent < spec.limits.staleAfter) return null;
   const since = obs.staleSince && obs.staleSince >= lastOutput ? obs.staleSince : null;
-  if (!since) return { kind: 'watch', reason: `no output for ${formatDuration(silent)}; stopping it if still silent in ${formatDuration(spec.limits.hangGrace)}` };
-  if ((now.getTime() - since.getTime()) / 1000 < spec.limits.hangGrace) return { kind: 'none', reason: `silent for ${formatDuration(silent)}; watching` };
+  if (!since)
+    return {
+      kind: 'watch',
+      reason: `no output for ${formatDuration(silent)}; stopping it if still silent in ${formatDuration(spec.limits.hangGrace)}`,
+    };
+  if ((now.getTime() - since.getTime()) / 1000 < spec.limits.hangGrace)
+    return { kind: 'none', reason: `silent for ${formatDuration(silent)}; watching` };
   return { kind: 'interrupt', hung: true, reason: `hung: no output for ${formatDuration(silent)}` };
 }

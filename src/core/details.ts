@@ -27,7 +27,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date): string[] {
   const left = timeLeft(r, now);
   const ws = r.workspace;
-  const spent = r.tokens ? `, ${money(r.costUsd ?? 0)} (${r.tokens.input.toLocaleString('en-US')} tokens in, ${r.tokens.output.toLocaleString('en-US')} out)` : '';
+  const spent = r.tokens
+    ? `, ${money(r.costUsd ?? 0)} (${r.tokens.input.toLocaleString('en-US')} tokens in, ${r.tokens.output.toLocaleString('en-US')} out)`
+    : '';
   const lines = [
     '',
     `task:       ${r.task ?? '(unknown)'}`,
@@ -38,11 +40,13 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date): strin
     `sessions:   ${r.sessions ?? '?'}, ${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed${spent}`,
   ];
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
-  if (r.questions > 0) lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
+  if (r.questions > 0)
+    lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
   if (WATCHABLE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
-  if (r.permissionDenials && r.permissionDenials.count > 0) lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
+  if (r.permissionDenials && r.permissionDenials.count > 0)
+    lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
   for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);
   return lines;
 }

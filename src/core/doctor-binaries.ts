@@ -15,11 +15,14 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   ['--max-budget-usd'],
 ];
 
-const mentions = (text: string, flag: string) => new RegExp(`(^|[\\s,\\[(])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'm').test(text);
+const mentions = (text: string, flag: string) =>
+  new RegExp(`(^|[\\s,\\[(])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'm').test(text);
 
 /** The flags (first spelling) that `--help` does not mention in any accepted spelling. */
 export function missingFlags(helpText: string): string[] {
-  return AGENT_FLAGS.filter((spellings) => !spellings.some((f) => mentions(helpText, f))).map((s) => s[0] as string);
+  return AGENT_FLAGS.filter((spellings) => !spellings.some((f) => mentions(helpText, f))).map(
+    (s) => s[0] as string,
+  );
 }
 
 export interface BinaryFacts {
@@ -38,7 +41,11 @@ export interface AgentFacts extends BinaryFacts {
 }
 
 function notFound(what: string, f: BinaryFacts, where: Where, install: string): CheckResult {
-  const detail = f.command.includes('/') ? `"${f.command}" does not exist or is not executable` : where.asScheduler ? `"${f.command}" is not on the scheduler's PATH (${f.path || 'empty'})` : `"${f.command}" is not on PATH`;
+  const detail = f.command.includes('/')
+    ? `"${f.command}" does not exist or is not executable`
+    : where.asScheduler
+      ? `"${f.command}" is not on the scheduler's PATH (${f.path || 'empty'})`
+      : `"${f.command}" is not on PATH`;
   let fix = install;
   if (where.asScheduler && f.interactive) {
     fix = `your shell finds ${f.interactive}: run \`overnight schedule install\` again so the entry's PATH holds its directory`;
@@ -49,14 +56,27 @@ function notFound(what: string, f: BinaryFacts, where: Where, install: string): 
 
 export function checkAgent(f: AgentFacts, where: Where): CheckResult {
   const name = 'agent';
-  const install = 'install Claude Code (npm install -g @anthropic-ai/claude-code), or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path';
+  const install =
+    'install Claude Code (npm install -g @anthropic-ai/claude-code), or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path';
   if (!f.resolved) return notFound(name, f, where, install);
   const cannotRun = `run \`${f.resolved} --version\` in a terminal to see why; reinstall Claude Code if it is broken${where.asScheduler ? " (a script whose interpreter, such as node, is not on the scheduler's PATH fails only there)" : ''}`;
   const versionFailure = f.version ? runFailure(f.version) : 'not run';
-  if (versionFailure) return { name, status: 'problem', detail: `${f.resolved} --version failed (${versionFailure})`, fix: cannotRun };
+  if (versionFailure)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.resolved} --version failed (${versionFailure})`,
+      fix: cannotRun,
+    };
   const version = firstLine(f.version?.stdout ?? '') || 'unknown version';
   const helpFailure = f.help ? runFailure(f.help) : 'not run';
-  if (helpFailure) return { name, status: 'problem', detail: `${version} at ${f.resolved}: --help failed (${helpFailure})`, fix: cannotRun };
+  if (helpFailure)
+    return {
+      name,
+      status: 'problem',
+      detail: `${version} at ${f.resolved}: --help failed (${helpFailure})`,
+      fix: cannotRun,
+    };
   const missing = missingFlags(`${f.help?.stdout ?? ''}\n${f.help?.stderr ?? ''}`);
   if (missing.length > 0) {
     return {
@@ -77,14 +97,28 @@ export function parseTmuxVersion(text: string): [number, number] | null {
 
 export function checkTmux(f: BinaryFacts, where: Where): CheckResult {
   const name = 'tmux';
-  if (!f.resolved) return notFound(name, f, where, 'install tmux (apt-get install tmux, or brew install tmux)');
+  if (!f.resolved)
+    return notFound(name, f, where, 'install tmux (apt-get install tmux, or brew install tmux)');
   const failure = f.version ? runFailure(f.version) : 'not run';
-  if (failure) return { name, status: 'problem', detail: `${f.resolved} -V failed (${failure})`, fix: 'reinstall tmux' };
+  if (failure)
+    return { name, status: 'problem', detail: `${f.resolved} -V failed (${failure})`, fix: 'reinstall tmux' };
   const text = firstLine(f.version?.stdout ?? '');
   const v = parseTmuxVersion(text);
   if (text.includes('master')) return { name, status: 'ok', detail: `${text} at ${f.resolved}` };
-  if (!v) return { name, status: 'warning', detail: `${f.resolved} -V printed "${text}", not a version`, fix: 'install tmux 3.0 or later' };
-  if (v[0] < 3) return { name, status: 'warning', detail: `${text} at ${f.resolved} is older than 3.0, which overnight is tested with`, fix: 'upgrade tmux to 3.0 or later' };
+  if (!v)
+    return {
+      name,
+      status: 'warning',
+      detail: `${f.resolved} -V printed "${text}", not a version`,
+      fix: 'install tmux 3.0 or later',
+    };
+  if (v[0] < 3)
+    return {
+      name,
+      status: 'warning',
+      detail: `${text} at ${f.resolved} is older than 3.0, which overnight is tested with`,
+      fix: 'upgrade tmux to 3.0 or later',
+    };
   return { name, status: 'ok', detail: `${text} at ${f.resolved}` };
 }
 
@@ -125,4 +159,3 @@ export function checkNodePath(execPath: string): CheckResult {
     fix: 'install the schedule with a node outside the version manager (/usr/bin/node /path/to/bin/overnight.js schedule install), or run `overnight schedule install` again after every switch',
   };
 }
-

@@ -11,7 +11,8 @@ export interface Mount {
 
 /** `/proc/mounts` (Linux): `device mountpoint type options 0 0`, spaces in paths as `\040`. */
 export function parseProcMounts(text: string): Mount[] {
-  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+  const unescape = (s: string) =>
+    s.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
   return text
     .split('\n')
     .map((line) => line.split(' '))
@@ -32,13 +33,43 @@ export function parseMountOutput(text: string): Mount[] {
 export function mountFor(path: string, mounts: readonly Mount[]): Mount | null {
   let best: Mount | null = null;
   for (const m of mounts) {
-    const inside = path === m.mountPoint || path.startsWith(m.mountPoint.endsWith('/') ? m.mountPoint : `${m.mountPoint}/`);
+    const inside =
+      path === m.mountPoint ||
+      path.startsWith(m.mountPoint.endsWith('/') ? m.mountPoint : `${m.mountPoint}/`);
     if (inside && (!best || m.mountPoint.length >= best.mountPoint.length)) best = m;
   }
   return best;
 }
 
-const NETWORK = new Set(['nfs', 'nfs4', 'cifs', 'smb', 'smb2', 'smb3', 'smbfs', 'afpfs', 'ncpfs', 'webdav', 'davfs', 'afs', 'coda', 'ceph', 'glusterfs', 'lustre', 'gpfs', 'beegfs', 'sshfs', 'fuse.sshfs', 'fuse.s3fs', 'fuse.rclone', 'fuse.gcsfuse', 'fuse.glusterfs', 'fuse.ceph', 'fuse.davfs2', 'fuse.cephfs']);
+const NETWORK = new Set([
+  'nfs',
+  'nfs4',
+  'cifs',
+  'smb',
+  'smb2',
+  'smb3',
+  'smbfs',
+  'afpfs',
+  'ncpfs',
+  'webdav',
+  'davfs',
+  'afs',
+  'coda',
+  'ceph',
+  'glusterfs',
+  'lustre',
+  'gpfs',
+  'beegfs',
+  'sshfs',
+  'fuse.sshfs',
+  'fuse.s3fs',
+  'fuse.rclone',
+  'fuse.gcsfuse',
+  'fuse.glusterfs',
+  'fuse.ceph',
+  'fuse.davfs2',
+  'fuse.cephfs',
+]);
 const MEMORY = new Set(['tmpfs', 'ramfs']);
 
 export type FsKind = 'local' | 'network' | 'memory' | 'fuse';
@@ -76,16 +107,51 @@ function formatBytes(n: number): string {
 function checkDirectory(f: RunsRootFacts): CheckResult {
   const name = 'runs root';
   const fixMode = `chmod 700 ${f.path}`;
-  if (!f.exists) return { name, status: 'warning', detail: `${f.path} does not exist yet`, fix: `\`overnight launch\` creates it, or: mkdir -m 700 ${f.path}` };
-  if (!f.isDirectory) return { name, status: 'problem', detail: `${f.path} is not a directory`, fix: 'move it away, or set OVERNIGHT_HOME (or runs_dir: in config.yaml) to a directory' };
+  if (!f.exists)
+    return {
+      name,
+      status: 'warning',
+      detail: `${f.path} does not exist yet`,
+      fix: `\`overnight launch\` creates it, or: mkdir -m 700 ${f.path}`,
+    };
+  if (!f.isDirectory)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.path} is not a directory`,
+      fix: 'move it away, or set OVERNIGHT_HOME (or runs_dir: in config.yaml) to a directory',
+    };
   if (f.uid !== null && f.ownerUid !== null && f.ownerUid !== f.uid) {
-    return { name, status: 'problem', detail: `${f.path} belongs to uid ${f.ownerUid}, not to you (uid ${f.uid})`, fix: `chown ${f.uid} ${f.path}, or use a runs root of your own (OVERNIGHT_HOME)` };
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.path} belongs to uid ${f.ownerUid}, not to you (uid ${f.uid})`,
+      fix: `chown ${f.uid} ${f.path}, or use a runs root of your own (OVERNIGHT_HOME)`,
+    };
   }
   const mode = f.mode ?? 0o700;
   const octal = `0${mode.toString(8).padStart(3, '0')}`;
-  if ((mode & 0o700) !== 0o700) return { name, status: 'problem', detail: `${f.path} is ${octal}: you cannot read, write and enter it`, fix: fixMode };
-  if ((mode & 0o022) !== 0) return { name, status: 'problem', detail: `${f.path} is ${octal}: others can write in it (runs hold credentials)`, fix: fixMode };
-  if ((mode & 0o077) !== 0) return { name, status: 'warning', detail: `${f.path} is ${octal}, not 0700: others can list your runs`, fix: fixMode };
+  if ((mode & 0o700) !== 0o700)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.path} is ${octal}: you cannot read, write and enter it`,
+      fix: fixMode,
+    };
+  if ((mode & 0o022) !== 0)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.path} is ${octal}: others can write in it (runs hold credentials)`,
+      fix: fixMode,
+    };
+  if ((mode & 0o077) !== 0)
+    return {
+      name,
+      status: 'warning',
+      detail: `${f.path} is ${octal}, not 0700: others can list your runs`,
+      fix: fixMode,
+    };
   return { name, status: 'ok', detail: `${f.path} (0700)` };
 }
 
@@ -93,20 +159,46 @@ function checkFilesystem(f: RunsRootFacts): CheckResult {
   const name = 'filesystem';
   const where = f.checkedPath === f.path ? f.path : `${f.checkedPath} (where ${f.path} will be)`;
   const move = 'set OVERNIGHT_HOME (or runs_dir: in config.yaml) to a directory on a local disk';
-  if (!f.mount) return { name, status: 'warning', detail: `the filesystem type of ${where} is unknown`, fix: `make sure it is a local disk, or ${move}` };
+  if (!f.mount)
+    return {
+      name,
+      status: 'warning',
+      detail: `the filesystem type of ${where} is unknown`,
+      fix: `make sure it is a local disk, or ${move}`,
+    };
   const kind = filesystemKind(f.mount.type);
   const on = `${where} is on ${f.mount.type} (${f.mount.mountPoint})`;
-  if (kind === 'network') return { name, status: 'problem', detail: `${on}, a network filesystem: locks and atomic renames are unreliable and it may vanish at night`, fix: move };
-  if (kind === 'memory') return { name, status: 'warning', detail: `${on}, in memory: every run is lost at a reboot`, fix: move };
-  if (kind === 'fuse') return { name, status: 'warning', detail: `${on}, which may not lock and rename like a local disk`, fix: move };
+  if (kind === 'network')
+    return {
+      name,
+      status: 'problem',
+      detail: `${on}, a network filesystem: locks and atomic renames are unreliable and it may vanish at night`,
+      fix: move,
+    };
+  if (kind === 'memory')
+    return { name, status: 'warning', detail: `${on}, in memory: every run is lost at a reboot`, fix: move };
+  if (kind === 'fuse')
+    return {
+      name,
+      status: 'warning',
+      detail: `${on}, which may not lock and rename like a local disk`,
+      fix: move,
+    };
   return { name, status: 'ok', detail: `${on}, a local filesystem` };
 }
 
 function checkSpace(f: RunsRootFacts): CheckResult {
   const name = 'free space';
-  if (f.freeBytes === null) return { name, status: 'warning', detail: `could not read the free space of ${f.checkedPath}`, fix: `check it yourself: df -h ${f.checkedPath}` };
+  if (f.freeBytes === null)
+    return {
+      name,
+      status: 'warning',
+      detail: `could not read the free space of ${f.checkedPath}`,
+      fix: `check it yourself: df -h ${f.checkedPath}`,
+    };
   const detail = `${formatBytes(f.freeBytes)} free on ${f.mount?.mountPoint ?? f.checkedPath}`;
-  const fix = 'free some space (transcripts and output logs grow all night), or move the runs root (OVERNIGHT_HOME)';
+  const fix =
+    'free some space (transcripts and output logs grow all night), or move the runs root (OVERNIGHT_HOME)';
   if (f.freeBytes < TOO_LITTLE_SPACE) return { name, status: 'problem', detail: `only ${detail}`, fix };
   if (f.freeBytes < LOW_SPACE) return { name, status: 'warning', detail: `only ${detail} (under 1 GB)`, fix };
   return { name, status: 'ok', detail };
@@ -134,13 +226,22 @@ export interface ScheduleEntry {
 export function parseScheduleMarker(raw: unknown): ScheduleEntry | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const m = raw as Record<string, unknown>;
-  if (typeof m.backend !== 'string' || typeof m.everySeconds !== 'number' || !(m.everySeconds > 0)) return null;
+  if (typeof m.backend !== 'string' || typeof m.everySeconds !== 'number' || !(m.everySeconds > 0))
+    return null;
   const at = typeof m.installedAt === 'string' ? new Date(m.installedAt) : null;
-  const entry: ScheduleEntry = { backend: m.backend, everySeconds: m.everySeconds, installedAt: at && !Number.isNaN(at.getTime()) ? at : null };
+  const entry: ScheduleEntry = {
+    backend: m.backend,
+    everySeconds: m.everySeconds,
+    installedAt: at && !Number.isNaN(at.getTime()) ? at : null,
+  };
   if (typeof m.path === 'string' && m.path !== '') entry.path = m.path;
   if (typeof m.node === 'string' && m.node !== '') entry.node = m.node;
   if (typeof m.env === 'object' && m.env !== null) {
-    entry.env = Object.fromEntries(Object.entries(m.env as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    entry.env = Object.fromEntries(
+      Object.entries(m.env as Record<string, unknown>).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
   }
   return entry;
 }
@@ -148,7 +249,8 @@ export function parseScheduleMarker(raw: unknown): ScheduleEntry | null {
 /** When the heartbeat says the schedule last ran a pass, or null. */
 export function heartbeatAt(raw: unknown): Date | null {
   // Only a pass the schedule ran proves that it fires; an agent's exit starts passes too.
-  const at = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).scheduledAt : undefined;
+  const at =
+    typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).scheduledAt : undefined;
   const date = typeof at === 'string' ? new Date(at) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
@@ -164,35 +266,61 @@ export interface ScheduleFacts {
 const BACKEND_HINT: Record<string, string> = {
   cron: 'is the cron daemon running?',
   launchd: 'see `launchctl print gui/$(id -u)` for the job',
-  systemd: 'see `systemctl --user list-timers`; `loginctl enable-linger` keeps it running while you are logged out',
+  systemd:
+    'see `systemctl --user list-timers`; `loginctl enable-linger` keeps it running while you are logged out',
 };
 
 export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
   const name = 'schedule';
   const last = heartbeatAt(f.heartbeat);
   const age = (d: Date) => Math.max(0, (now.getTime() - d.getTime()) / 1000);
-  const lastText = last ? `the last scheduled pass ran ${formatDuration(age(last))} ago` : 'no scheduled pass has run';
-  if (f.markerError) return { name, status: 'problem', detail: `${f.markerPath} cannot be read (${f.markerError})`, fix: 'run `overnight schedule install` again' };
+  const lastText = last
+    ? `the last scheduled pass ran ${formatDuration(age(last))} ago`
+    : 'no scheduled pass has run';
+  if (f.markerError)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.markerPath} cannot be read (${f.markerError})`,
+      fix: 'run `overnight schedule install` again',
+    };
   if (f.marker === undefined) {
     return {
       name,
       status: 'warning',
-      detail: "no schedule installed: only an agent's exit starts a pass, so end times, hangs, reboots and killed wrappers go unhandled",
+      detail:
+        "no schedule installed: only an agent's exit starts a pass, so end times, hangs, reboots and killed wrappers go unhandled",
       fix: 'overnight schedule install',
     };
   }
   const entry = parseScheduleMarker(f.marker);
-  if (!entry) return { name, status: 'problem', detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`, fix: 'run `overnight schedule install` again' };
+  if (!entry)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`,
+      fix: 'run `overnight schedule install` again',
+    };
   const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
   const limit = 2 * entry.everySeconds;
   const hint = BACKEND_HINT[entry.backend];
   const fix = `check \`overnight schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}; or run \`overnight schedule install\` again`;
   if (last) {
-    if (age(last) > limit) return { name, status: 'problem', detail: `${every}, but ${lastText} (more than two intervals)`, fix };
+    if (age(last) > limit)
+      return { name, status: 'problem', detail: `${every}, but ${lastText} (more than two intervals)`, fix };
     return { name, status: 'ok', detail: `${every}; ${lastText}` };
   }
   if (entry.installedAt && age(entry.installedAt) > limit) {
-    return { name, status: 'problem', detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no scheduled pass has run`, fix };
+    return {
+      name,
+      status: 'problem',
+      detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no scheduled pass has run`,
+      fix,
+    };
   }
-  return { name, status: 'ok', detail: `${every}; installed${entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : ''}, the first pass is still to come` };
+  return {
+    name,
+    status: 'ok',
+    detail: `${every}; installed${entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : ''}, the first pass is still to come`,
+  };
 }

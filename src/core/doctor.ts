@@ -48,7 +48,10 @@ export const SCHEDULER_DEFAULT_PATH = '/usr/bin:/bin';
  * The environment a schedule entry gives a pass, like `env -i`: the PATH the entry sets (else cron's
  * default), the account's identity and home, OVERNIGHT_HOME when set, and any variables the entry sets.
  */
-export function schedulerEnv(env: Record<string, string | undefined>, entry: { path?: string; env?: Record<string, string> } = {}): Record<string, string> {
+export function schedulerEnv(
+  env: Record<string, string | undefined>,
+  entry: { path?: string; env?: Record<string, string> } = {},
+): Record<string, string> {
   const out: Record<string, string> = { PATH: entry.path || SCHEDULER_DEFAULT_PATH };
   const user = env.USER || env.LOGNAME;
   if (env.HOME) out.HOME = env.HOME;
@@ -78,12 +81,26 @@ function credentialIn(env: Record<string, string | undefined>): string | null {
  * Runs keep the environment they were launched with, restarts included, so the launching shell's
  * variables count; with --as-scheduler, the scheduler's own environment is checked first.
  */
-export function checkCredentials(env: Record<string, string | undefined>, where: Where, launchEnv?: Record<string, string | undefined>): CheckResult {
+export function checkCredentials(
+  env: Record<string, string | undefined>,
+  where: Where,
+  launchEnv?: Record<string, string | undefined>,
+): CheckResult {
   const name = 'credentials';
   const here = credentialIn(env);
-  if (here) return { name, status: 'ok', detail: `${here}${where.asScheduler ? " in the scheduler's environment" : ''}` };
+  if (here)
+    return {
+      name,
+      status: 'ok',
+      detail: `${here}${where.asScheduler ? " in the scheduler's environment" : ''}`,
+    };
   const launched = where.asScheduler && launchEnv ? credentialIn(launchEnv) : null;
-  if (launched) return { name, status: 'ok', detail: `${launched} in this shell, not in the scheduler's environment: runs launched from here keep it, restarts included` };
+  if (launched)
+    return {
+      name,
+      status: 'ok',
+      detail: `${launched} in this shell, not in the scheduler's environment: runs launched from here keep it, restarts included`,
+    };
   return {
     name,
     status: 'warning',
@@ -92,11 +109,20 @@ export function checkCredentials(env: Record<string, string | undefined>, where:
   };
 }
 
-export function checkPermissionMode(mode: string, isRoot: boolean, env: Record<string, string | undefined>): CheckResult {
+export function checkPermissionMode(
+  mode: string,
+  isRoot: boolean,
+  env: Record<string, string | undefined>,
+): CheckResult {
   const name = 'permissions';
   const problem = permissionModeProblem(mode, isRoot, env);
   if (problem) {
-    return { name, status: 'problem', detail: problem.split(';')[0] as string, fix: 'set permission_mode: acceptEdits in config.yaml (or OVERNIGHT_PERMISSION_MODE), or export IS_SANDBOX=1 if this machine is a disposable sandbox' };
+    return {
+      name,
+      status: 'problem',
+      detail: problem.split(';')[0] as string,
+      fix: 'set permission_mode: acceptEdits in config.yaml (or OVERNIGHT_PERMISSION_MODE), or export IS_SANDBOX=1 if this machine is a disposable sandbox',
+    };
   }
   if (mode === 'default' || mode === 'plan') {
     return {
@@ -106,7 +132,11 @@ export function checkPermissionMode(mode: string, isRoot: boolean, env: Record<s
       fix: 'set permission_mode: acceptEdits in config.yaml, and allowed_tools for what it may run',
     };
   }
-  return { name, status: 'ok', detail: `permission_mode ${mode}${isRoot && mode === 'bypassPermissions' ? ' (as root, with IS_SANDBOX=1)' : ''}` };
+  return {
+    name,
+    status: 'ok',
+    detail: `permission_mode ${mode}${isRoot && mode === 'bypassPermissions' ? ' (as root, with IS_SANDBOX=1)' : ''}`,
+  };
 }
 
 export interface ConfigFacts {
@@ -117,7 +147,12 @@ export interface ConfigFacts {
 
 export function checkConfig(f: ConfigFacts): CheckResult {
   const name = 'config';
-  if (f.problems.length === 0) return { name, status: 'ok', detail: f.exists ? `${f.path} is valid` : `no ${f.path}: defaults and environment` };
+  if (f.problems.length === 0)
+    return {
+      name,
+      status: 'ok',
+      detail: f.exists ? `${f.path} is valid` : `no ${f.path}: defaults and environment`,
+    };
   return {
     name,
     status: 'problem',
@@ -143,7 +178,10 @@ export function doctorExitCode(results: readonly CheckResult[]): number {
 }
 
 /** `--json`: every result as it is, the counts, and the environment the checks ran in. */
-export function doctorJson(results: readonly CheckResult[], where: Where & { env?: Record<string, string> }): string {
+export function doctorJson(
+  results: readonly CheckResult[],
+  where: Where & { env?: Record<string, string> },
+): string {
   const out: Record<string, unknown> = { asScheduler: where.asScheduler };
   if (where.asScheduler && where.env) out.environment = shownEnv(where.env);
   return JSON.stringify({ ...out, checks: results, summary: summarize(results) }, null, 2);
@@ -151,16 +189,25 @@ export function doctorJson(results: readonly CheckResult[], where: Where & { env
 
 /** The scheduler's environment for display: a value that looks like a secret is not shown. */
 export function shownEnv(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, /KEY|TOKEN|SECRET|PASSWORD/i.test(k) ? '(set)' : v]));
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, /KEY|TOKEN|SECRET|PASSWORD/i.test(k) ? '(set)' : v]),
+  );
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One line per check (status, name, detail), the fix indented under it, then a verdict. */
-export function renderDoctor(results: readonly CheckResult[], where: Where & { env?: Record<string, string> }): string[] {
+export function renderDoctor(
+  results: readonly CheckResult[],
+  where: Where & { env?: Record<string, string> },
+): string[] {
   const lines: string[] = [];
   if (where.asScheduler && where.env) {
-    lines.push(`As the scheduler would run it: ${Object.entries(shownEnv(where.env)).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    lines.push(
+      `As the scheduler would run it: ${Object.entries(shownEnv(where.env))
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
   }
   const width = Math.max(0, ...results.map((r) => r.name.length));
   for (const r of results) {
@@ -168,7 +215,10 @@ export function renderDoctor(results: readonly CheckResult[], where: Where & { e
     if (r.fix) lines.push(`${' '.repeat(9 + width + 2)}fix: ${r.fix}`);
   }
   const s = summarize(results);
-  if (s.problems > 0) lines.push(`${plural(s.problems, 'problem')}${s.warnings ? `, ${plural(s.warnings, 'warning')}` : ''}: tonight's runs would break; fix the problems first.`);
+  if (s.problems > 0)
+    lines.push(
+      `${plural(s.problems, 'problem')}${s.warnings ? `, ${plural(s.warnings, 'warning')}` : ''}: tonight's runs would break; fix the problems first.`,
+    );
   else if (s.warnings > 0) lines.push(`No problems, ${plural(s.warnings, 'warning')}.`);
   else lines.push('Everything a night needs is in place.');
   return lines;

@@ -23,7 +23,12 @@ export function formatDuration(seconds: number): string {
   let rest = Math.round(seconds);
   if (rest <= 0) return '0s';
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;

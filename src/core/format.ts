@@ -54,11 +54,13 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     ago(r.lastOutputAt, now),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i] as number))).join('  ');
+  const line = (c: string[]) =>
+    c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i] as number))).join('  ');
   const out = [line(header)];
   rows.forEach((r, i) => {
     out.push(line(cells[i] as string[]));
-    if (r.reason && (r.problem || (r.state !== 'running' && r.state !== 'synthesizing'))) out.push(`  └ ${r.reason}`);
+    if (r.reason && (r.problem || (r.state !== 'running' && r.state !== 'synthesizing')))
+      out.push(`  └ ${r.reason}`);
     const denied = r.permissionDenials;
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
     for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
@@ -68,7 +70,10 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
 
 /** A run whose agent keeps being refused achieves nothing quietly: say so, and which tools. */
 export function deniedLine(denied: { count: number; tools: { name: string; count: number }[] }): string {
-  const top = denied.tools.slice(0, 3).map((t) => `${t.name} ${t.count}`).join(', ');
+  const top = denied.tools
+    .slice(0, 3)
+    .map((t) => `${t.name} ${t.count}`)
+    .join(', ');
   const s = denied.count === 1 ? '' : 's';
   return `${denied.count} tool call${s} denied by permissions (${top}); add them to allowed_tools if the agent needs them`;
 }
@@ -82,12 +87,20 @@ export interface ScheduleMarker {
  * The line the dashboard must not leave out: live runs that nothing will restart, or a schedule
  * that has stopped firing (no pass for more than two intervals). Null when all is well.
  */
-export function supervisionWarning(schedule: ScheduleMarker | null, lastPassAt: Date | null, liveRuns: number, now: Date): string | null {
+export function supervisionWarning(
+  schedule: ScheduleMarker | null,
+  lastPassAt: Date | null,
+  liveRuns: number,
+  now: Date,
+): string | null {
   if (liveRuns === 0) return null;
-  if (!schedule) return 'warning: no schedule is installed: nothing will restart these runs if they crash. Run `overnight schedule install`.';
+  if (!schedule)
+    return 'warning: no schedule is installed: nothing will restart these runs if they crash. Run `overnight schedule install`.';
   const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
-  if (!lastPassAt) return `warning: no reconcile pass has run yet (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+  if (!lastPassAt)
+    return `warning: no reconcile pass has run yet (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
   const age = (now.getTime() - lastPassAt.getTime()) / 1000;
-  if (age > 2 * schedule.everySeconds) return `warning: no reconcile pass for ${formatDuration(age)} (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+  if (age > 2 * schedule.everySeconds)
+    return `warning: no reconcile pass for ${formatDuration(age)} (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
   return null;
 }

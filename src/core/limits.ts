@@ -13,14 +13,24 @@ const HARD = [
   /credit balance is too low/i,
 ];
 
-const TIMED = [/usage limit reached/i, /hit your (?:[\w-]+ )?limit/i, /hit your \w+ limit/i, /limit reached\s*[∙·]/i, /out of extra usage/i, /\b\d+-hour limit\b/i];
+const TIMED = [
+  /usage limit reached/i,
+  /hit your (?:[\w-]+ )?limit/i,
+  /hit your \w+ limit/i,
+  /limit reached\s*[∙·]/i,
+  /out of extra usage/i,
+  /\b\d+-hour limit\b/i,
+];
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** Minutes east of UTC of `zone` at `at` (Intl is pure: no clock, no files). */
 function offsetMinutes(zone: string, at: Date): number | null {
   try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at);
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      timeZoneName: 'longOffset',
+    }).formatToParts(at);
     const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
     const m = /GMT(?:([+-])(\d{2}):?(\d{2}))?/.exec(name);
     if (!m) return null;
@@ -36,7 +46,10 @@ function offsetMinutes(zone: string, at: Date): number | null {
  * in the named zone, else in UTC offset `localOffset` (minutes east, the machine's own).
  */
 export function parseResetTime(text: string, now: Date, localOffset: number): Date | null {
-  const m = /resets?\s+(?:at\s+)?(?:([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^)]+)\))?/i.exec(text);
+  const m =
+    /resets?\s+(?:at\s+)?(?:([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^)]+)\))?/i.exec(
+      text,
+    );
   if (!m) return null;
   let hour = Number(m[3]);
   const minute = m[4] ? Number(m[4]) : 0;
@@ -72,9 +85,14 @@ export function classifyLimit(
   now: Date,
   localOffset: number,
 ): Limit | null {
-  const first = errorText.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const first =
+    errorText
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   for (const hard of HARD) if (hard.test(errorText)) return { kind: 'hard', what: first };
-  if (rateLimit?.status === 'rejected') return { kind: 'wait', resetsAt: rateLimit.resetsAt, what: `${rateLimit.type ?? 'usage'} limit` };
+  if (rateLimit?.status === 'rejected')
+    return { kind: 'wait', resetsAt: rateLimit.resetsAt, what: `${rateLimit.type ?? 'usage'} limit` };
   if (!TIMED.some((t) => t.test(errorText))) return null;
   const epoch = /limit reached\|(\d{9,11})/i.exec(errorText);
   if (epoch) return { kind: 'wait', resetsAt: new Date(Number(epoch[1]) * 1000), what: 'usage limit' };

@@ -41,7 +41,11 @@ export interface RunPaths {
  */
 export function finishedFiles(runsRoot: string, id: string): { final: string; done: string; failed: string } {
   const workspace = `${runsRoot}/${id}`;
-  return { final: `${workspace}/.overnight/final.json`, done: `${workspace}/DONE`, failed: `${workspace}/FAILED` };
+  return {
+    final: `${workspace}/.overnight/final.json`,
+    done: `${workspace}/DONE`,
+    failed: `${workspace}/FAILED`,
+  };
 }
 
 export function runPaths(runsRoot: string, id: string): RunPaths {

@@ -22,7 +22,13 @@ export function parseRestartLog(text: string): RestartEntry[] {
     const code = /^exit=(\d+)$/.exec(exit);
     const up = rest[0]?.startsWith('uptime=') ? rest.shift() : undefined;
     const seconds = up ? /^uptime=(\d+)s$/.exec(up) : null;
-    entries.push({ at: time, mode: mode as SessionMode, exit: code ? Number(code[1]) : null, uptime: seconds ? Number(seconds[1]) : null, reason: rest.join('\t') });
+    entries.push({
+      at: time,
+      mode: mode as SessionMode,
+      exit: code ? Number(code[1]) : null,
+      uptime: seconds ? Number(seconds[1]) : null,
+      reason: rest.join('\t'),
+    });
   }
   return entries;
 }
@@ -47,7 +53,11 @@ export function serializeSession(s: SessionRecord): string {
 export function parseSession(text: string): SessionRecord {
   const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown };
   const startedAt = new Date(String(v.startedAt));
-  if (typeof v.n !== 'number' || !MODES.includes(v.mode as SessionMode) || Number.isNaN(startedAt.getTime())) {
+  if (
+    typeof v.n !== 'number' ||
+    !MODES.includes(v.mode as SessionMode) ||
+    Number.isNaN(startedAt.getTime())
+  ) {
     throw new Error('not a session record');
   }
   return { n: v.n, mode: v.mode as SessionMode, startedAt };
@@ -79,7 +89,13 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       stop_grace: l.stopGrace,
     },
     max_cost_usd: spec.maxCost,
-    paths: { claude: spec.paths.claude, tmux: spec.paths.tmux, node: spec.paths.node, cli: spec.paths.cli, tmux_socket: spec.paths.tmuxSocket },
+    paths: {
+      claude: spec.paths.claude,
+      tmux: spec.paths.tmux,
+      node: spec.paths.node,
+      cli: spec.paths.cli,
+      tmux_socket: spec.paths.tmuxSocket,
+    },
   };
 }
 
@@ -90,15 +106,29 @@ function need<T>(ok: boolean, value: T, what: string): T {
 
 export function specFromDoc(doc: unknown): RunSpec {
   const d = need(typeof doc === 'object' && doc !== null, doc as Record<string, unknown>, 'the document');
-  const str = (k: string, from = d) => need(typeof from[k] === 'string' && from[k] !== '', from[k] as string, k);
+  const str = (k: string, from = d) =>
+    need(typeof from[k] === 'string' && from[k] !== '', from[k] as string, k);
   const time = (k: string) => {
     const t = new Date(str(k));
     return need(!Number.isNaN(t.getTime()), t, k);
   };
-  const l = need(typeof d.limits_seconds === 'object' && d.limits_seconds !== null, d.limits_seconds as Record<string, unknown>, 'limits_seconds');
-  const num = (k: string) => need(typeof l[k] === 'number' && (l[k] as number) >= 0, l[k] as number, `limits_seconds.${k}`);
-  const p = need(typeof d.paths === 'object' && d.paths !== null, d.paths as Record<string, unknown>, 'paths');
-  const tools = need(Array.isArray(d.allowed_tools) && d.allowed_tools.every((t) => typeof t === 'string'), d.allowed_tools as string[], 'allowed_tools');
+  const l = need(
+    typeof d.limits_seconds === 'object' && d.limits_seconds !== null,
+    d.limits_seconds as Record<string, unknown>,
+    'limits_seconds',
+  );
+  const num = (k: string) =>
+    need(typeof l[k] === 'number' && (l[k] as number) >= 0, l[k] as number, `limits_seconds.${k}`);
+  const p = need(
+    typeof d.paths === 'object' && d.paths !== null,
+    d.paths as Record<string, unknown>,
+    'paths',
+  );
+  const tools = need(
+    Array.isArray(d.allowed_tools) && d.allowed_tools.every((t) => typeof t === 'string'),
+    d.allowed_tools as string[],
+    'allowed_tools',
+  );
   return {
     id: str('id'),
     task: need(typeof d.task === 'string', d.task as string, 'task'),

@@ -24,11 +24,19 @@ function mainArgument(input: unknown): string {
   return '';
 }
 
-type Block = { type?: string; text?: string; name?: string; input?: unknown; is_error?: boolean; content?: unknown };
+type Block = {
+  type?: string;
+  text?: string;
+  name?: string;
+  input?: unknown;
+  is_error?: boolean;
+  content?: unknown;
+};
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((c: Block) => (typeof c?.text === 'string' ? c.text : '')).join(' ');
+  if (Array.isArray(content))
+    return content.map((c: Block) => (typeof c?.text === 'string' ? c.text : '')).join(' ');
   return '';
 }
 
@@ -36,7 +44,11 @@ function contentText(content: unknown): string {
 export function eventType(raw: string): string | null {
   try {
     const e = JSON.parse(raw) as { type?: unknown; subtype?: unknown };
-    return typeof e.type === 'string' ? (typeof e.subtype === 'string' ? `${e.type}/${e.subtype}` : e.type) : null;
+    return typeof e.type === 'string'
+      ? typeof e.subtype === 'string'
+        ? `${e.type}/${e.subtype}`
+        : e.type
+      : null;
   } catch {
     return null;
   }
@@ -57,16 +69,24 @@ export function renderLine(raw: string, p: Palette): string[] {
       return ['', p.bold(`── session ${e.session} (${e.mode}) · ${e.at} ──`)];
     case 'system':
       if (e.subtype === 'init') return [p.dim(`session ${e.session_id} · model ${e.model}`)];
-      if (e.subtype === 'api_retry') return [p.yellow(`API retry ${e.attempt}/${e.max_retries}: ${e.error_status ?? ''} ${e.error ?? ''}`.trim())];
+      if (e.subtype === 'api_retry')
+        return [
+          p.yellow(
+            `API retry ${e.attempt}/${e.max_retries}: ${e.error_status ?? ''} ${e.error ?? ''}`.trim(),
+          ),
+        ];
       return [];
     case 'assistant':
       return (message.content ?? []).flatMap((b) => {
         if (b.type === 'text' && b.text) return [b.text];
-        if (b.type === 'tool_use') return [p.cyan(`→ ${b.name ?? 'tool'} ${mainArgument(b.input)}`.trimEnd())];
+        if (b.type === 'tool_use')
+          return [p.cyan(`→ ${b.name ?? 'tool'} ${mainArgument(b.input)}`.trimEnd())];
         return [];
       });
     case 'user':
-      return (message.content ?? []).filter((b) => b.type === 'tool_result' && b.is_error).map((b) => p.red(`  ✗ ${oneLine(contentText(b.content))}`));
+      return (message.content ?? [])
+        .filter((b) => b.type === 'tool_result' && b.is_error)
+        .map((b) => p.red(`  ✗ ${oneLine(contentText(b.content))}`));
     case 'rate_limit_event': {
       const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
       if (info.status !== 'rejected') return [];
@@ -76,7 +96,9 @@ export function renderLine(raw: string, p: Palette): string[] {
     case 'result': {
       const cost = typeof e.total_cost_usd === 'number' ? ` · $${e.total_cost_usd.toFixed(4)}` : '';
       const turns = typeof e.num_turns === 'number' ? ` · ${e.num_turns} turns` : '';
-      const text = oneLine(typeof e.result === 'string' ? e.result : Array.isArray(e.errors) ? e.errors.join('; ') : '');
+      const text = oneLine(
+        typeof e.result === 'string' ? e.result : Array.isArray(e.errors) ? e.errors.join('; ') : '',
+      );
       const head = `■ result ${e.subtype}${e.is_error ? ' (error)' : ''}${turns}${cost}`;
       return [e.is_error ? p.red(`${head}: ${text}`) : p.bold(head) + (text ? `: ${text}` : '')];
     }

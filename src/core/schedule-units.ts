@@ -11,10 +11,18 @@ function xml(text: string): string {
 export function launchdPlist(v: ScheduleValues, comment?: string): string {
   checkValues(v);
   const names = scheduleNames(v.runsRoot, v.defaultRoot);
-  const note = comment ?? `Written by \`overnight schedule install\`: one reconcile pass every ${formatDuration(v.everySeconds)} over ${v.runsRoot}.\n\`overnight schedule uninstall\` boots it out and removes this file.`;
+  const note =
+    comment ??
+    `Written by \`overnight schedule install\`: one reconcile pass every ${formatDuration(v.everySeconds)} over ${v.runsRoot}.\n\`overnight schedule uninstall\` boots it out and removes this file.`;
   // "--" may not appear inside an XML comment.
-  const commentLines = note.replace(/--/g, '- -').split('\n').map((l) => (l === '' ? '' : `  ${l}`));
-  const env = scheduleEnv(v).flatMap(([name, value]) => [`    <key>${xml(name)}</key>`, `    <string>${xml(value)}</string>`]);
+  const commentLines = note
+    .replace(/--/g, '- -')
+    .split('\n')
+    .map((l) => (l === '' ? '' : `  ${l}`));
+  const env = scheduleEnv(v).flatMap(([name, value]) => [
+    `    <key>${xml(name)}</key>`,
+    `    <string>${xml(value)}</string>`,
+  ]);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
@@ -78,7 +86,8 @@ export function systemdUnits(v: ScheduleValues): SystemdUnits {
   checkValues(v);
   const names = scheduleNames(v.runsRoot, v.defaultRoot);
   const every = formatDuration(v.everySeconds);
-  const written = '# Written by `overnight schedule install`; `overnight schedule uninstall` disables and removes it.';
+  const written =
+    '# Written by `overnight schedule install`; `overnight schedule uninstall` disables and removes it.';
   const service = [
     written,
     '[Unit]',

@@ -97,17 +97,32 @@ export function scheduleEnv(v: ScheduleValues): [string, string][] {
 
 /** Every value goes into a line-based file: a line break would split the entry. */
 export function checkValues(v: ScheduleValues): void {
-  const fields: [string, string][] = [['node', v.node], ['the CLI path', v.cli], ['the runs root', v.runsRoot], ...scheduleEnv(v)];
+  const fields: [string, string][] = [
+    ['node', v.node],
+    ['the CLI path', v.cli],
+    ['the runs root', v.runsRoot],
+    ...scheduleEnv(v),
+  ];
   for (const [what, value] of fields) {
-    if (/[\n\r\0]/.test(value)) throw new UsageError(`${what} ${JSON.stringify(value)} contains a line break; a schedule entry cannot hold it`);
+    if (/[\n\r\0]/.test(value))
+      throw new UsageError(
+        `${what} ${JSON.stringify(value)} contains a line break; a schedule entry cannot hold it`,
+      );
   }
   for (const [name] of v.extraEnv ?? []) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${JSON.stringify(name)} is not an environment variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(`${JSON.stringify(name)} is not an environment variable name`);
   }
-  for (const [what, value] of [['node', v.node], ['the CLI path', v.cli], ['the runs root', v.runsRoot]] as const) {
-    if (!value.startsWith('/')) throw new UsageError(`${what} ${JSON.stringify(value)} is not an absolute path`);
+  for (const [what, value] of [
+    ['node', v.node],
+    ['the CLI path', v.cli],
+    ['the runs root', v.runsRoot],
+  ] as const) {
+    if (!value.startsWith('/'))
+      throw new UsageError(`${what} ${JSON.stringify(value)} is not an absolute path`);
   }
-  if (!Number.isInteger(v.everySeconds) || v.everySeconds < 1) throw new UsageError(`the interval ${v.everySeconds}s is not a whole number of seconds, 1 or more`);
+  if (!Number.isInteger(v.everySeconds) || v.everySeconds < 1)
+    throw new UsageError(`the interval ${v.everySeconds}s is not a whole number of seconds, 1 or more`);
 }
 
 /** A word for sh: bare when safe, else single-quoted. */
@@ -126,7 +141,9 @@ export function cronTimeFields(everySeconds: number, asTyped = formatDuration(ev
   const hours = everySeconds / 3600;
   if (Number.isInteger(hours) && hours >= 1 && hours <= 23) return `0 */${hours} * * *`;
   if (hours === 24) return '0 0 * * *';
-  throw new UsageError(`--every ${asTyped} cannot be a cron interval: cron counts whole minutes; give 1m to 59m, or whole hours up to 24h (e.g. --every 5m)`);
+  throw new UsageError(
+    `--every ${asTyped} cannot be a cron interval: cron counts whole minutes; give 1m to 59m, or whole hours up to 24h (e.g. --every 5m)`,
+  );
 }
 
 /** The interval of a cron line we wrote; null for anything else. */
@@ -149,7 +166,16 @@ export function cronBlock(v: ScheduleValues): string {
   checkValues(v);
   const { begin, end } = cronMarkers(v.runsRoot);
   const env = scheduleEnv(v).map(([name, value]) => `${name}=${shellQuote(value)}`);
-  const command = [...env, shellQuote(v.node), shellQuote(v.cli), 'reconcile', '--scheduled', '>>', shellQuote(scheduleNames(v.runsRoot, v.defaultRoot).log), '2>&1'].join(' ');
+  const command = [
+    ...env,
+    shellQuote(v.node),
+    shellQuote(v.cli),
+    'reconcile',
+    '--scheduled',
+    '>>',
+    shellQuote(scheduleNames(v.runsRoot, v.defaultRoot).log),
+    '2>&1',
+  ].join(' ');
   // cron turns an unescaped % into a newline; it drops the backslash of \% before sh sees it.
   const line = `${cronTimeFields(v.everySeconds)} ${command.replace(/%/g, '\\%')}`;
   const note = `# written by \`overnight schedule install\` (every ${formatDuration(v.everySeconds)}); \`overnight schedule uninstall\` removes this block`;
@@ -157,13 +183,19 @@ export function cronBlock(v: ScheduleValues): string {
 }
 
 /** The cron line inside the block for `runsRoot`, if there is one. */
-export function findCronBlock(crontab: string, runsRoot: string): { line: string | null; everySeconds: number | null } | null {
+export function findCronBlock(
+  crontab: string,
+  runsRoot: string,
+): { line: string | null; everySeconds: number | null } | null {
   const { begin, end } = cronMarkers(runsRoot);
   const lines = crontab.split('\n');
   const start = lines.indexOf(begin);
   if (start < 0) return null;
   const stop = lines.indexOf(end, start + 1);
-  const body = lines.slice(start + 1, stop < 0 ? undefined : stop).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? null;
+  const body =
+    lines
+      .slice(start + 1, stop < 0 ? undefined : stop)
+      .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? null;
   return { line: body, everySeconds: body === null ? null : parseCronInterval(body) };
 }
 
@@ -186,7 +218,10 @@ export function editCrontab(current: string, block: string | null, runsRoot: str
       continue;
     }
     const stop = lines.indexOf(end, i + 1);
-    if (stop < 0) throw new OperationalError(`the crontab has the line "${begin}" but not "${end}"; fix it with \`crontab -e\` (delete the incomplete block), then try again`);
+    if (stop < 0)
+      throw new OperationalError(
+        `the crontab has the line "${begin}" but not "${end}"; fix it with \`crontab -e\` (delete the incomplete block), then try again`,
+      );
     if (insertAt < 0) insertAt = kept.length;
     i = stop;
   }

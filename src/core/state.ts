@@ -1,12 +1,13 @@
-import type { Action, Observation, RunState } from './types.js';
 import { crashRestarts, describeExit } from './decide.js';
+import type { Action, Observation, RunState } from './types.js';
 
 // The state a person sees, derived from an observation; and what each action leads to.
 
 export function stateOf(obs: Observation): RunState {
   if (obs.sentinel) return obs.sentinel.kind === 'DONE' ? 'done' : 'failed';
   if (obs.paused) return 'paused';
-  if (obs.agentAlive || (obs.wrapperAlive && !obs.exit)) return obs.session?.mode === 'synthesis' ? 'synthesizing' : 'running';
+  if (obs.agentAlive || (obs.wrapperAlive && !obs.exit))
+    return obs.session?.mode === 'synthesis' ? 'synthesizing' : 'running';
   return 'waiting';
 }
 
@@ -15,7 +16,9 @@ export function stateOf(obs: Observation): RunState {
  * of a session ending or starting. Looked at again after a short grace before it is believed.
  */
 export function endUnrecorded(obs: Observation): boolean {
-  return !obs.sentinel && !obs.paused && obs.session !== null && !obs.exit && !obs.agentAlive && !obs.wrapperAlive;
+  return (
+    !obs.sentinel && !obs.paused && obs.session !== null && !obs.exit && !obs.agentAlive && !obs.wrapperAlive
+  );
 }
 
 /** How long after a session's start its wrapper may still be on its way (tmux starting it). */
@@ -26,7 +29,10 @@ export const START_WINDOW_MS = 10_000;
  * wrapper), or it really lost its agent: a reader without the lock looks again to tell.
  */
 export function mayBeStarting(obs: Observation, now: Date): boolean {
-  return endUnrecorded(obs) && now.getTime() - (obs.session as { startedAt: Date }).startedAt.getTime() < START_WINDOW_MS;
+  return (
+    endUnrecorded(obs) &&
+    now.getTime() - (obs.session as { startedAt: Date }).startedAt.getTime() < START_WINDOW_MS
+  );
 }
 
 export function stateAfter(action: Action, before: RunState): RunState {
@@ -55,7 +61,12 @@ export function reasonOf(obs: Observation): string {
 }
 
 /** One line for the reconcile log, saying what was done (or, for --dry-run, would be) and why. */
-export function describeAction(action: Action, obs: Observation, maxRestarts: number, planned = false): string {
+export function describeAction(
+  action: Action,
+  obs: Observation,
+  maxRestarts: number,
+  planned = false,
+): string {
   const verb = (done: string, plan: string) => (planned ? `would ${plan}` : done);
   switch (action.kind) {
     case 'none':

@@ -44,7 +44,19 @@ export interface SessionLog {
 const KEEP_OTHER = 5;
 
 function emptySession(n: number | null, mode: string | null, expected: string | null = null): SessionLog {
-  return { n, mode, expected, sessionId: null, model: null, result: null, rateLimit: null, apiRetries: 0, toolCalls: 0, assistantEvents: 0, otherLines: [] };
+  return {
+    n,
+    mode,
+    expected,
+    sessionId: null,
+    model: null,
+    result: null,
+    rateLimit: null,
+    apiRetries: 0,
+    toolCalls: 0,
+    assistantEvents: 0,
+    otherLines: [],
+  };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -63,7 +75,10 @@ function parseResult(e: Record<string, unknown>): SessionResult {
     numTurns: num(e.num_turns),
     durationMs: num(e.duration_ms),
     costUsd: num(e.total_cost_usd) ?? 0,
-    inputTokens: (num(usage.input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0),
+    inputTokens:
+      (num(usage.input_tokens) ?? 0) +
+      (num(usage.cache_read_input_tokens) ?? 0) +
+      (num(usage.cache_creation_input_tokens) ?? 0),
     outputTokens: num(usage.output_tokens) ?? 0,
     denied: denials.map((d) => str((d as Record<string, unknown>)?.tool_name) ?? 'unknown'),
   };
@@ -74,8 +89,15 @@ function parseResult(e: Record<string, unknown>): SessionResult {
  * deltas) is skipped. Key order is the CLI's choice (a result line may start with any field), so
  * the whole line is searched; an escaped quote inside text never matches. JSON.parse decides.
  */
-const WANTED = ['"type":"result"', '"type":"system"', '"type":"rate_limit_event"', '"type":"overnight_session"'];
-const wanted = (line: string) => WANTED.some((w) => line.includes(w)) || (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
+const WANTED = [
+  '"type":"result"',
+  '"type":"system"',
+  '"type":"rate_limit_event"',
+  '"type":"overnight_session"',
+];
+const wanted = (line: string) =>
+  WANTED.some((w) => line.includes(w)) ||
+  (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
 
 export function parseStream(text: string): SessionLog[] {
   const sessions: SessionLog[] = [];
@@ -111,7 +133,11 @@ export function parseStream(text: string): SessionLog[] {
     } else if (e.type === 'rate_limit_event') {
       const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
       const resets = num(info.resetsAt);
-      session().rateLimit = { status: str(info.status) ?? 'unknown', resetsAt: resets === null ? null : new Date(resets * 1000), type: str(info.rateLimitType) };
+      session().rateLimit = {
+        status: str(info.status) ?? 'unknown',
+        resetsAt: resets === null ? null : new Date(resets * 1000),
+        type: str(info.rateLimitType),
+      };
     } else if (e.type === 'result') {
       session().result = parseResult(e);
     } else if (e.type === 'assistant') {
@@ -126,13 +152,23 @@ export function parseStream(text: string): SessionLog[] {
  * Sessions whose init names another conversation than the one overnight started or resumed
  * (the run's `sessionId` where the marker does not say): a resume that silently started anew.
  */
-export function wrongConversations(sessions: readonly SessionLog[], sessionId: string): { session: number; conversation: string; expected: string }[] {
+export function wrongConversations(
+  sessions: readonly SessionLog[],
+  sessionId: string,
+): { session: number; conversation: string; expected: string }[] {
   return sessions
-    .filter((s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== (s.expected ?? sessionId))
-    .map((s) => ({ session: s.n as number, conversation: s.sessionId as string, expected: s.expected ?? sessionId }));
+    .filter(
+      (s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== (s.expected ?? sessionId),
+    )
+    .map((s) => ({
+      session: s.n as number,
+      conversation: s.sessionId as string,
+      expected: s.expected ?? sessionId,
+    }));
 }
 
-const AUTH = /not logged in|invalid api key|oauth token has expired|failed to authenticate|authentication_error|authentication failed/i;
+const AUTH =
+  /not logged in|invalid api key|oauth token has expired|failed to authenticate|authentication_error|authentication failed/i;
 
 /** A session that ended because its credentials were refused. */
 export function isAuthFailure(result: SessionResult | null): boolean {
@@ -183,7 +219,9 @@ export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
     for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
   });
   const costUsd = [...costByConversation.values()].reduce((a, b) => a + b, 0);
-  const tools = [...denied].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  const tools = [...denied]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return {
     costUsd: Math.round(costUsd * 1e6) / 1e6,
     tokens: { input, output },

@@ -114,7 +114,14 @@ export interface Observation {
 export type Action =
   | { kind: 'none'; reason: string }
   | { kind: 'cleanup'; reason: string }
-  | { kind: 'start'; mode: SessionMode; reason: string; exit: number | null; uptime?: number | null; fresh?: string }
+  | {
+      kind: 'start';
+      mode: SessionMode;
+      reason: string;
+      exit: number | null;
+      uptime?: number | null;
+      fresh?: string;
+    }
   | { kind: 'wait'; until: Date; reason: string }
   | { kind: 'interrupt'; reason: string; hung?: boolean }
   | { kind: 'watch'; reason: string }

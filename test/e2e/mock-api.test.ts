@@ -4,8 +4,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { lastUserText, reply, sequence, startMockApi, toolResults, type MockApi } from './mock-api.js';
-import { assertClaudeInstalled, CLAUDE, cliEnv, cliSandbox, parseStream, REPO, type CliRun, type StreamEvent } from './real-cli.js';
+import {
+  assertClaudeInstalled,
+  CLAUDE,
+  cliEnv,
+  cliSandbox,
+  parseStream,
+  REPO,
+  type CliRun,
+  type StreamEvent,
+} from './real-cli.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'real-cli');
 const types = (events: StreamEvent[]) => events.map((e) => (e.subtype ? `${e.type}/${e.subtype}` : e.type));
@@ -22,7 +32,10 @@ function fixture(name: string, run: CliRun, sandboxDir: string, url: string): vo
     writeFileSync(file, text);
     return;
   }
-  expect(types(parseStream(readFileSync(file, 'utf8'))), `${name} no longer matches the CLI; rerun with UPDATE_FIXTURES=1`).toEqual(types(run.events));
+  expect(
+    types(parseStream(readFileSync(file, 'utf8'))),
+    `${name} no longer matches the CLI; rerun with UPDATE_FIXTURES=1`,
+  ).toEqual(types(run.events));
 }
 
 describe('mock Anthropic API against the real claude binary', () => {
@@ -47,13 +60,26 @@ describe('mock Anthropic API against the real claude binary', () => {
   it('the mock alone: HEAD, plain JSON, side requests outside the script, unknown paths logged', async () => {
     api.setScript(sequence(reply.text('first'), reply.toolUse('Read', { file_path: '/x' })));
     expect((await fetch(`${api.url}/`, { method: 'HEAD' })).status).toBe(200);
-    const post = (body: unknown) => fetch(`${api.url}/v1/messages`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const post = (body: unknown) =>
+      fetch(`${api.url}/v1/messages`, { method: 'POST', body: JSON.stringify(body) }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
     const side = await post({ max_tokens: 1, messages: [{ role: 'user', content: 'quota' }] });
     expect(side.content).toEqual([{ type: 'text', text: 'Mock side reply' }]);
     const main = { tools: [{ name: 'Read' }], messages: [{ role: 'user', content: 'hi' }] };
-    expect(await post(main)).toMatchObject({ type: 'message', content: [{ type: 'text', text: 'first' }], stop_reason: 'end_turn', usage: { input_tokens: 100 } });
-    expect(await post(main)).toMatchObject({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/x' } }], stop_reason: 'tool_use' });
-    expect((await fetch(`${api.url}/v1/messages/count_tokens`, { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(await post(main)).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'first' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 100 },
+    });
+    expect(await post(main)).toMatchObject({
+      content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/x' } }],
+      stop_reason: 'tool_use',
+    });
+    expect((await fetch(`${api.url}/v1/messages/count_tokens`, { method: 'POST', body: '{}' })).status).toBe(
+      404,
+    );
     expect(api.unknown).toEqual(['POST /v1/messages/count_tokens']);
     expect(api.mainRequests()).toHaveLength(2);
   });
@@ -71,22 +97,33 @@ describe('mock Anthropic API against the real claude binary', () => {
 
   it('tool_use Write: the CLI writes the file and sends the tool_result back', async () => {
     const target = join(sb.workspace, 'findings', 'x.md');
-    api.setScript((body) => (toolResults(body).length > 0 ? reply.text('Noted.') : reply.write(target, '# Finding\n')));
+    api.setScript((body) =>
+      toolResults(body).length > 0 ? reply.text('Noted.') : reply.write(target, '# Finding\n'),
+    );
     const run = await sb.claude(['--session-id', randomUUID()], 'Write a finding', env());
     expect(run.exitCode, run.stdout).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('# Finding\n');
     const [first, second] = api.mainRequests();
     expect(api.mainRequests()).toHaveLength(2);
-    const toolUse = run.events.find((e) => e.type === 'assistant' && JSON.stringify(e).includes('"tool_use"'));
+    const toolUse = run.events.find(
+      (e) => e.type === 'assistant' && JSON.stringify(e).includes('"tool_use"'),
+    );
     const id = (toolUse?.message as { content: { id: string }[] }).content[0]?.id;
     expect(toolResults(second?.body ?? null)).toEqual([expect.objectContaining({ tool_use_id: id })]);
     expect(toolResults(first?.body ?? null)).toEqual([]);
-    expect(run.result).toMatchObject({ is_error: false, num_turns: 2, result: 'Noted.', permission_denials: [] });
+    expect(run.result).toMatchObject({
+      is_error: false,
+      num_turns: 2,
+      result: 'Noted.',
+      permission_denials: [],
+    });
   });
 
   it('--resume sends the earlier conversation, under the same session id', async () => {
     const sessionId = randomUUID();
-    api.setScript((body) => reply.text(lastUserText(body).includes('PLUM') ? 'I will remember PLUM.' : 'Still PLUM.'));
+    api.setScript((body) =>
+      reply.text(lastUserText(body).includes('PLUM') ? 'I will remember PLUM.' : 'Still PLUM.'),
+    );
     const first = await sb.claude(['--session-id', sessionId], 'Remember the word PLUM', env());
     expect(first.exitCode, first.stdout).toBe(0);
     const second = await sb.claude(['--resume', sessionId], 'Which word?', env());
@@ -96,7 +133,10 @@ describe('mock Anthropic API against the real claude binary', () => {
     expect(body).toContain('Remember the word PLUM');
     expect(body).toContain('I will remember PLUM.');
     expect(lastUserText(api.mainRequests()[1]?.body ?? null)).toContain('Which word?');
-    expect(api.mainRequests().map((r) => r.headers['x-claude-code-session-id'])).toEqual([sessionId, sessionId]);
+    expect(api.mainRequests().map((r) => r.headers['x-claude-code-session-id'])).toEqual([
+      sessionId,
+      sessionId,
+    ]);
     // total_cost_usd counts the whole conversation (restored from the transcript's cost-state), `usage` this session only.
     expect(second.result?.total_cost_usd).toBeCloseTo(2 * Number(first.result?.total_cost_usd), 6);
     expect(second.result?.usage).toMatchObject({ input_tokens: 100, output_tokens: 20 });
@@ -107,9 +147,17 @@ describe('mock Anthropic API against the real claude binary', () => {
     const run = await sb.claude(['--session-id', randomUUID()], 'Hello', env());
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe('');
-    expect(run.events.find((e) => e.subtype === 'api_retry')).toMatchObject({ error_status: 401, error: 'authentication_failed' });
+    expect(run.events.find((e) => e.subtype === 'api_retry')).toMatchObject({
+      error_status: 401,
+      error: 'authentication_failed',
+    });
     expect(run.events.find((e) => e.type === 'assistant')).toMatchObject({ error: 'authentication_failed' });
-    expect(run.result).toMatchObject({ subtype: 'success', is_error: true, api_error_status: 401, total_cost_usd: 0 });
+    expect(run.result).toMatchObject({
+      subtype: 'success',
+      is_error: true,
+      api_error_status: 401,
+      total_cost_usd: 0,
+    });
     expect(run.result?.result).toMatch(/Invalid API key/);
     expect(api.mainRequests()).toHaveLength(2);
     fixture('auth-401.jsonl', run, sb.dir, api.url);
@@ -122,7 +170,9 @@ describe('mock Anthropic API against the real claude binary', () => {
     expect(run.exitCode).toBe(1);
     expect(api.mainRequests()).toHaveLength(1);
     expect(api.requests[0]?.headers.authorization).toMatch(/^Bearer sk-ant-oat01-/);
-    expect(run.events.find((e) => e.type === 'rate_limit_event')).toMatchObject({ rate_limit_info: { status: 'rejected', resetsAt, rateLimitType: 'five_hour' } });
+    expect(run.events.find((e) => e.type === 'rate_limit_event')).toMatchObject({
+      rate_limit_info: { status: 'rejected', resetsAt, rateLimitType: 'five_hour' },
+    });
     expect(run.events.find((e) => e.type === 'assistant')).toMatchObject({ error: 'rate_limit' });
     expect(run.result).toMatchObject({ is_error: true, api_error_status: 429 });
     expect(run.result?.result).toMatch(/limit · resets /);
@@ -142,7 +192,11 @@ describe('mock Anthropic API against the real claude binary', () => {
         }
       }),
     );
-    const retry = (run: CliRun) => run.events.find((e) => e.subtype === 'api_retry') as unknown as { error_status: number; retry_delay_ms: number };
+    const retry = (run: CliRun) =>
+      run.events.find((e) => e.subtype === 'api_retry') as unknown as {
+        error_status: number;
+        retry_delay_ms: number;
+      };
     const [withAfter, without, overloaded] = runs as [CliRun, CliRun, CliRun];
     for (const run of runs) expect(run.exitCode).toBe(1);
     expect(retry(withAfter)).toMatchObject({ error_status: 429, error: 'rate_limit' });
@@ -158,26 +212,50 @@ describe('mock Anthropic API against the real claude binary', () => {
     const sessionId = randomUUID();
     const interrupt = async (args: string[]): Promise<CliRun> => {
       const before = api.mainRequests().length;
-      const child = execa(CLAUDE, ['-p', '--output-format', 'stream-json', '--verbose', ...args], { cwd: sb.workspace, env: env(), extendEnv: false, input: 'Hello', reject: false });
+      const child = execa(CLAUDE, ['-p', '--output-format', 'stream-json', '--verbose', ...args], {
+        cwd: sb.workspace,
+        env: env(),
+        extendEnv: false,
+        input: 'Hello',
+        reject: false,
+      });
       const deadline = Date.now() + 15_000;
-      while (api.mainRequests().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (api.mainRequests().length === before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(api.mainRequests()).toHaveLength(before + 1);
       child.kill('SIGINT');
       const r = await child;
       const events = parseStream(String(r.stdout));
-      return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), events, result: events.find((e) => e.type === 'result') };
+      return {
+        exitCode: r.exitCode ?? -1,
+        stdout: String(r.stdout),
+        stderr: String(r.stderr),
+        events,
+        result: events.find((e) => e.type === 'result'),
+      };
     };
     api.setScript(() => reply.hang());
-    for (const args of [['--session-id', sessionId], ['--resume', sessionId]]) {
+    for (const args of [
+      ['--session-id', sessionId],
+      ['--resume', sessionId],
+    ]) {
       const run = await interrupt(args);
       expect(run.exitCode).toBe(0);
       // Racy in 2.1.329, more so on a loaded machine: sometimes no result at all, sometimes
       // error_during_execution / aborted_streaming; "[Request interrupted by user]" only sometimes.
       expect(run.result?.subtype).not.toBe('success');
-      if (run.result) expect(run.result).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming' });
-      if (run.result && process.env.UPDATE_FIXTURES === '1') fixture('sigint-mid-request.jsonl', run, sb.dir, api.url);
+      if (run.result)
+        expect(run.result).toMatchObject({
+          subtype: 'error_during_execution',
+          is_error: true,
+          terminal_reason: 'aborted_streaming',
+        });
+      if (run.result && process.env.UPDATE_FIXTURES === '1')
+        fixture('sigint-mid-request.jsonl', run, sb.dir, api.url);
     }
     // The CLI keeps either its interruption marker or a placeholder for the unanswered turn.
-    expect(JSON.stringify(api.mainRequests()[1]?.body?.messages)).toMatch(/\[Request interrupted by user\]|No response requested\./);
+    expect(JSON.stringify(api.mainRequests()[1]?.body?.messages)).toMatch(
+      /\[Request interrupted by user\]|No response requested\./,
+    );
   });
 });

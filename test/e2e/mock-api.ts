@@ -12,7 +12,8 @@ export interface Usage {
 }
 export interface Message {
   role: string;
-  content: string | { type: string; text?: string; content?: unknown; tool_use_id?: string; [k: string]: unknown }[];
+  content:
+    string | { type: string; text?: string; content?: unknown; tool_use_id?: string; [k: string]: unknown }[];
 }
 export interface MessagesBody {
   model?: string;
@@ -49,20 +50,42 @@ const USAGE: Usage = { input_tokens: 100, output_tokens: 20 };
 
 export const reply = {
   text: (text: string, usage: Usage = USAGE): Reply => ({ kind: 'text', text, usage }),
-  toolUse: (name: string, input: Record<string, unknown>, usage: Usage = USAGE): Reply => ({ kind: 'tool_use', name, input, usage }),
-  write: (filePath: string, content: string): Reply => reply.toolUse('Write', { file_path: filePath, content }),
-  error: (status: number, type: string, message: string, headers?: Record<string, string>): Reply => ({ kind: 'error', status, type, message, headers }),
+  toolUse: (name: string, input: Record<string, unknown>, usage: Usage = USAGE): Reply => ({
+    kind: 'tool_use',
+    name,
+    input,
+    usage,
+  }),
+  write: (filePath: string, content: string): Reply =>
+    reply.toolUse('Write', { file_path: filePath, content }),
+  error: (status: number, type: string, message: string, headers?: Record<string, string>): Reply => ({
+    kind: 'error',
+    status,
+    type,
+    message,
+    headers,
+  }),
   authError: (): Reply => reply.error(401, 'authentication_error', 'invalid x-api-key'),
   rateLimited: (retryAfterSeconds?: number): Reply =>
-    reply.error(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) }),
+    reply.error(
+      429,
+      'rate_limit_error',
+      'Number of request tokens has exceeded your per-minute rate limit',
+      retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) },
+    ),
   overloaded: (): Reply => reply.error(529, 'overloaded_error', 'Overloaded'),
   /** What a Pro/Max subscription gets at its 5-hour (or weekly) limit. */
   subscriptionLimit: (resetEpochSeconds: number, claim = 'five_hour'): Reply =>
-    reply.error(429, 'rate_limit_error', 'This request would exceed your account\'s rate limit. Please try again later.', {
-      'anthropic-ratelimit-unified-status': 'rejected',
-      'anthropic-ratelimit-unified-representative-claim': claim,
-      'anthropic-ratelimit-unified-reset': String(resetEpochSeconds),
-    }),
+    reply.error(
+      429,
+      'rate_limit_error',
+      "This request would exceed your account's rate limit. Please try again later.",
+      {
+        'anthropic-ratelimit-unified-status': 'rejected',
+        'anthropic-ratelimit-unified-representative-claim': claim,
+        'anthropic-ratelimit-unified-reset': String(resetEpochSeconds),
+      },
+    ),
   hang: (): Reply => ({ kind: 'hang' }),
 };
 
@@ -74,11 +97,21 @@ export function lastUserText(body: MessagesBody | null): string {
 
 export function messageText(m: Message): string {
   if (typeof m.content === 'string') return m.content;
-  return m.content.map((b) => (typeof b.text === 'string' ? b.text : typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? ''))).join('\n');
+  return m.content
+    .map((b) =>
+      typeof b.text === 'string'
+        ? b.text
+        : typeof b.content === 'string'
+          ? b.content
+          : JSON.stringify(b.content ?? ''),
+    )
+    .join('\n');
 }
 
 /** The tool_result blocks of the last user message (the CLI may put a `system` message after it). */
-export function toolResults(body: MessagesBody | null): { tool_use_id?: string; content?: unknown; is_error?: unknown }[] {
+export function toolResults(
+  body: MessagesBody | null,
+): { tool_use_id?: string; content?: unknown; is_error?: unknown }[] {
   const last = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user');
   if (!last || typeof last.content === 'string') return [];
   return last.content.filter((b) => b.type === 'tool_result');
@@ -118,31 +151,61 @@ export interface MockApi {
 const id = (prefix: string) => `${prefix}_${randomBytes(9).toString('hex')}`;
 
 function sse(res: ServerResponse, events: Record<string, unknown>[]): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': id('req') });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': id('req'),
+  });
   for (const e of events) res.write(`event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`);
   res.end();
 }
 
-function answer(res: ServerResponse, body: MessagesBody, r: Exclude<Reply, { kind: 'hang' | 'error' }>): void {
+function answer(
+  res: ServerResponse,
+  body: MessagesBody,
+  r: Exclude<Reply, { kind: 'hang' | 'error' }>,
+): void {
   const model = body.model ?? 'claude-mock';
   const usage = r.usage ?? USAGE;
-  const block = r.kind === 'text' ? { type: 'text', text: r.text } : { type: 'tool_use', id: id('toolu'), name: r.name, input: r.input };
+  const block =
+    r.kind === 'text'
+      ? { type: 'text', text: r.text }
+      : { type: 'tool_use', id: id('toolu'), name: r.name, input: r.input };
   const stopReason = r.kind === 'text' ? 'end_turn' : 'tool_use';
-  const message = { id: id('msg'), type: 'message', role: 'assistant', model, content: [block], stop_reason: stopReason, stop_sequence: null, usage };
+  const message = {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [block],
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
+  };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req') });
     res.end(JSON.stringify(message));
     return;
   }
   const start = r.kind === 'text' ? { type: 'text', text: '' } : { ...block, input: {} };
-  const delta = r.kind === 'text' ? { type: 'text_delta', text: r.text } : { type: 'input_json_delta', partial_json: JSON.stringify(r.input) };
+  const delta =
+    r.kind === 'text'
+      ? { type: 'text_delta', text: r.text }
+      : { type: 'input_json_delta', partial_json: JSON.stringify(r.input) };
   sse(res, [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+    {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+    },
     { type: 'content_block_start', index: 0, content_block: start },
     { type: 'ping' },
     { type: 'content_block_delta', index: 0, delta },
     { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
     { type: 'message_stop' },
   ]);
 }
@@ -173,7 +236,11 @@ export async function startMockApi(script: Script = defaultScript): Promise<Mock
     }
     if (!isMessages || !body) {
       unknown.push(`${req.method} ${url}`);
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no ${path}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no ${path}` } }),
+        );
       return;
     }
     const r = main ? current(body, { index: mainCount++, requests }) : reply.text('Mock side reply');

@@ -3,8 +3,18 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { alive, BIN, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
-import { lastUserText, messageText, reply, startMockApi, toolResults, type MessagesBody, type MockApi, type Script } from './mock-api.js';
+import {
+  lastUserText,
+  messageText,
+  reply,
+  startMockApi,
+  toolResults,
+  type MessagesBody,
+  type MockApi,
+  type Script,
+} from './mock-api.js';
 import { assertClaudeInstalled, CLAUDE, cliEnv } from './real-cli.js';
 
 const DURATION_S = 15;
@@ -17,12 +27,17 @@ const DURATION_S = 15;
 function script(workspace: () => string): Script {
   return (body: MessagesBody) => {
     const messages = body.messages ?? [];
-    const timeUp = messages.map((m) => m.role === 'user' && messageText(m).includes('Time is up')).lastIndexOf(true);
+    const timeUp = messages
+      .map((m) => m.role === 'user' && messageText(m).includes('Time is up'))
+      .lastIndexOf(true);
     if (timeUp >= 0) {
       const answered = messages.slice(timeUp).some((m) => m.role === 'assistant');
-      return answered ? reply.text('REPORT.md is written.') : reply.write(join(workspace(), 'REPORT.md'), '# Report\n\nOne finding: findings/x.md.\n');
+      return answered
+        ? reply.text('REPORT.md is written.')
+        : reply.write(join(workspace(), 'REPORT.md'), '# Report\n\nOne finding: findings/x.md.\n');
     }
-    if (!messages.some((m) => m.role === 'assistant')) return reply.write(join(workspace(), 'findings', 'x.md'), '# X\n\nA finding.\n');
+    if (!messages.some((m) => m.role === 'assistant'))
+      return reply.write(join(workspace(), 'findings', 'x.md'), '# X\n\nA finding.\n');
     return reply.hang();
   };
 }
@@ -63,8 +78,11 @@ describe('overnight with the real claude binary', () => {
 
   it('launch → finding via a real Write → kill -9 mid-request → resumed conversation → synthesis writes REPORT.md → DONE', async () => {
     assertClaudeInstalled(); // fails, never skips
-    if (!existsSync(join(BIN, '..', '..', 'dist', 'main.js'))) throw new Error('dist/ is missing: run npm run build (npm test does it)');
-    const launched = JSON.parse(await overnight('launch', '--json', '--duration', `${DURATION_S}s`, 'Survey the mock API')) as { id: string; workspace: string; endsAt: string };
+    if (!existsSync(join(BIN, '..', '..', 'dist', 'main.js')))
+      throw new Error('dist/ is missing: run npm run build (npm test does it)');
+    const launched = JSON.parse(
+      await overnight('launch', '--json', '--duration', `${DURATION_S}s`, 'Survey the mock API'),
+    ) as { id: string; workspace: string; endsAt: string };
     const { id } = launched;
     workspace = launched.workspace;
     const sessionId = /^session_id: (\S+)$/m.exec(readFileSync(join(workspace, 'run.yaml'), 'utf8'))?.[1];
@@ -72,7 +90,10 @@ describe('overnight with the real claude binary', () => {
 
     // 1. The first turn's Write really ran; the agent now waits on its second request.
     const finding = join(workspace, 'findings', 'x.md');
-    await waitFor(() => existsSync(finding) && main().length >= 2, { timeout: 20_000, what: 'finding written and second request open' });
+    await waitFor(() => existsSync(finding) && main().length >= 2, {
+      timeout: 20_000,
+      what: 'finding written and second request open',
+    });
     expect(readFileSync(finding, 'utf8')).toContain('A finding.');
     expect(lastUserText(main()[0]?.body ?? null)).toContain('You are running unattended under overnight');
     expect(toolResults(main()[1]?.body ?? null)).toHaveLength(1);
@@ -80,13 +101,25 @@ describe('overnight with the real claude binary', () => {
     // 2. kill -9 while the request is open; the wrapper records it and starts a pass, and so do we.
     // The CLI appends to its transcript ~100 ms after the fact: a kill before that loses the turn
     // (the resumed request then holds the prompt and a synthetic "No response requested." only).
-    const transcript = join(sb.home, '.claude', 'projects', realpathSync(workspace).replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
-    await waitFor(() => sb.read(transcript)?.includes('"tool_result"'), { what: 'the tool_result in the transcript' });
+    const transcript = join(
+      sb.home,
+      '.claude',
+      'projects',
+      realpathSync(workspace).replace(/[^A-Za-z0-9]/g, '-'),
+      `${sessionId}.jsonl`,
+    );
+    await waitFor(() => sb.read(transcript)?.includes('"tool_result"'), {
+      what: 'the tool_result in the transcript',
+    });
     // The pid record may land after the agent's first turns on a machine slow to flush it.
-    const pid = Number((await waitFor(() => sb.read(sb.state(id, 'agent-1.pid')), { what: 'agent-1.pid' })).split(' ')[0]);
+    const pid = Number(
+      (await waitFor(() => sb.read(sb.state(id, 'agent-1.pid')), { what: 'agent-1.pid' })).split(' ')[0],
+    );
     expect(alive(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => /^137 1 /.test(sb.read(sb.state(id, 'agent-1.exit')) ?? ''), { what: 'exit 137 recorded' });
+    await waitFor(() => /^137 1 /.test(sb.read(sb.state(id, 'agent-1.exit')) ?? ''), {
+      what: 'exit 137 recorded',
+    });
     await overnight('reconcile');
 
     // 3. The resumed session sends the whole earlier conversation, under the same session id.
@@ -95,14 +128,21 @@ describe('overnight with the real claude binary', () => {
     expect(mainBody(2)).toContain(finding);
     expect(mainBody(2)).toContain('"tool_result"');
     expect(lastUserText(main()[2]?.body ?? null)).toContain('You were restarted');
-    expect(main().map((r) => r.headers['x-claude-code-session-id'])).toEqual([sessionId, sessionId, sessionId]);
+    expect(main().map((r) => r.headers['x-claude-code-session-id'])).toEqual([
+      sessionId,
+      sessionId,
+      sessionId,
+    ]);
     expect(main()[2]?.body?.model).toBe(main()[0]?.body?.model); // the model was pinned
     expect(sb.read(join(workspace, 'restart.log'))).toMatch(/\tresume\texit=137\t/);
     await waitFor(() => existsSync(sb.state(id, 'agent-2.pid')), { what: 'agent-2.pid' });
 
     // 4. After the end time a pass interrupts the agent and starts the synthesis, which writes the report.
     const endsAt = new Date(launched.endsAt).getTime();
-    await waitFor(() => Date.now() > endsAt + 100, { timeout: (DURATION_S + 5) * 1000, what: 'end time passed' });
+    await waitFor(() => Date.now() > endsAt + 100, {
+      timeout: (DURATION_S + 5) * 1000,
+      what: 'end time passed',
+    });
     expect(existsSync(join(workspace, 'DONE'))).toBe(false);
     await overnight('reconcile');
     const done = await waitFor(() => sb.read(join(workspace, 'DONE')), { timeout: 20_000, what: 'DONE' });

@@ -11,11 +11,18 @@ export const CLAUDE = join(REPO, 'node_modules', '.bin', 'claude');
 export const OAUTH_TOKEN = `sk-ant-oat01-${'x'.repeat(86)}-mockAA`;
 
 export function assertClaudeInstalled(): void {
-  if (!existsSync(CLAUDE)) throw new Error(`the pinned Claude Code CLI is missing at ${CLAUDE}: run npm install (devDependency @anthropic-ai/claude-code)`);
+  if (!existsSync(CLAUDE))
+    throw new Error(
+      `the pinned Claude Code CLI is missing at ${CLAUDE}: run npm install (devDependency @anthropic-ai/claude-code)`,
+    );
 }
 
 /** What the CLI needs to talk to the mock only, quickly, and to nothing else. */
-export function cliEnv(baseUrl: string, home: string, auth: 'api-key' | 'oauth' = 'api-key'): Record<string, string> {
+export function cliEnv(
+  baseUrl: string,
+  home: string,
+  auth: 'api-key' | 'oauth' = 'api-key',
+): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -66,9 +73,22 @@ export function cliSandbox() {
     workspace,
     async claude(args: string[], prompt: string, env: Record<string, string>): Promise<CliRun> {
       const base = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'];
-      const r = await execa(CLAUDE, [...base, ...args, '--allowedTools', 'Write', 'Read'], { cwd: workspace, env, extendEnv: false, input: prompt, reject: false, timeout: 30_000 });
+      const r = await execa(CLAUDE, [...base, ...args, '--allowedTools', 'Write', 'Read'], {
+        cwd: workspace,
+        env,
+        extendEnv: false,
+        input: prompt,
+        reject: false,
+        timeout: 30_000,
+      });
       const events = parseStream(String(r.stdout));
-      return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), events, result: events.find((e) => e.type === 'result') };
+      return {
+        exitCode: r.exitCode ?? -1,
+        stdout: String(r.stdout),
+        stderr: String(r.stderr),
+        events,
+        result: events.find((e) => e.type === 'result'),
+      };
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -1,12 +1,21 @@
 // Integration harness: an isolated world per sandbox (HOME, OVERNIGHT_HOME, its own tmux server,
 // config dir) and the fake agent, plus polling helpers. Nothing here sleeps for a fixed time
 // except between polls of a condition that has a deadline.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+
 import { alive, killQuietly, readProc, waitFor } from './processes.js';
 
 export { alive, allCmdlines, waitFor } from './processes.js';
@@ -51,7 +60,13 @@ export type Sandbox = ReturnType<typeof makeSandbox>;
 export function makeSandbox() {
   // Short: tmux's socket path ($TMUX_TMPDIR/tmux-UID/default) must stay under ~100 characters.
   const dir = mkdtempSync(join(tmpdir(), 'ovt-'));
-  const [home, runs, tmuxDir, xdg, logDir] = ['h', 'runs', 't', 'x', 'log'].map((d) => join(dir, d)) as [string, string, string, string, string];
+  const [home, runs, tmuxDir, xdg, logDir] = ['h', 'runs', 't', 'x', 'log'].map((d) => join(dir, d)) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const behaviourFile = join(dir, 'behaviour.json');
   for (const d of [home, tmuxDir, xdg, logDir]) mkdirSync(d, { recursive: true });
   writeFileSync(behaviourFile, '{}');
@@ -77,8 +92,18 @@ export function makeSandbox() {
     return merged;
   };
 
-  const run = async (args: string[], opts: { env?: Record<string, string | undefined>; command?: string } = {}): Promise<Result> => {
-    const r = await execa(opts.command ?? process.execPath, [BIN, ...args], { env: withEnv(opts.env), extendEnv: false, reject: false, cwd: dir, stdin: 'ignore', timeout: 45_000 });
+  const run = async (
+    args: string[],
+    opts: { env?: Record<string, string | undefined>; command?: string } = {},
+  ): Promise<Result> => {
+    const r = await execa(opts.command ?? process.execPath, [BIN, ...args], {
+      env: withEnv(opts.env),
+      extendEnv: false,
+      reject: false,
+      cwd: dir,
+      stdin: 'ignore',
+      timeout: 45_000,
+    });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 
@@ -123,10 +148,17 @@ export function makeSandbox() {
 
     calls(): Call[] {
       const text = read(join(logDir, 'calls.jsonl')) ?? '';
-      return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Call);
+      return text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Call);
     },
 
-    async launch(task: string, flags: string[] = [], extraEnv: Record<string, string | undefined> = {}): Promise<Launched> {
+    async launch(
+      task: string,
+      flags: string[] = [],
+      extraEnv: Record<string, string | undefined> = {},
+    ): Promise<Launched> {
       const r = await run(['launch', '--json', ...flags, task], { env: extraEnv });
       if (r.exitCode !== 0) throw new Error(`launch failed (${r.exitCode}): ${r.stderr}`);
       return JSON.parse(r.stdout) as Launched;
@@ -134,9 +166,13 @@ export function makeSandbox() {
 
     /** The agent pid of session n, once the wrapper has recorded it and the agent has started up. */
     async agentPid(id: string, n = 1): Promise<number> {
-      const text = await waitFor(() => read(state(id, `agent-${n}.pid`)), { what: `agent-${n}.pid of ${id}` });
+      const text = await waitFor(() => read(state(id, `agent-${n}.pid`)), {
+        what: `agent-${n}.pid of ${id}`,
+      });
       const pid = Number(text.split(' ')[0]);
-      await waitFor(() => sb.calls().some((c) => c.pid === pid), { what: `agent ${pid} of ${id} in calls.jsonl` });
+      await waitFor(() => sb.calls().some((c) => c.pid === pid), {
+        what: `agent ${pid} of ${id} in calls.jsonl`,
+      });
       return pid;
     },
 
@@ -174,7 +210,10 @@ export function makeSandbox() {
 
     /** Waits until no reconcile pass of this sandbox is running (the wrapper starts them too). */
     async quiesce(timeout = 15_000): Promise<void> {
-      await waitFor(() => !processes().some((p) => /overnight\.js reconcile\b/.test(p.cmdline)), { timeout, what: 'no reconcile pass running' });
+      await waitFor(() => !processes().some((p) => /overnight\.js reconcile\b/.test(p.cmdline)), {
+        timeout,
+        what: 'no reconcile pass running',
+      });
     },
 
     async cleanup(): Promise<void> {
@@ -184,7 +223,8 @@ export function makeSandbox() {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const left = processes();
-        for (const c of sb.calls()) if (alive(c.pid) && readProc(String(c.pid), 'cmdline').includes('fake-claude')) killQuietly(c.pid);
+        for (const c of sb.calls())
+          if (alive(c.pid) && readProc(String(c.pid), 'cmdline').includes('fake-claude')) killQuietly(c.pid);
         if (left.length === 0 || Date.now() > deadline) break;
         for (const p of left) killQuietly(p.pid);
         await sleep(50);

@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Polls `fn` until it returns something truthy (a throw counts as not yet); fails at the deadline. */
-export async function waitFor<T>(fn: () => T | Promise<T>, opts: { timeout?: number; interval?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  opts: { timeout?: number; interval?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const { timeout = 15_000, interval = 100, what = fn.toString().slice(0, 120) } = opts;
   const deadline = Date.now() + timeout;
   let last: unknown;
@@ -15,7 +18,10 @@ export async function waitFor<T>(fn: () => T | Promise<T>, opts: { timeout?: num
     } catch (err) {
       last = err;
     }
-    if (Date.now() >= deadline) throw new Error(`waitFor timed out after ${timeout} ms: ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    if (Date.now() >= deadline)
+      throw new Error(
+        `waitFor timed out after ${timeout} ms: ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      );
     await sleep(interval);
   }
 }

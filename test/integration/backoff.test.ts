@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { parseRestartLog } from '../../src/core/records.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
@@ -14,7 +15,10 @@ describe('backoff and continuation', () => {
 
   it('a crash loop waits backoff, doubling, between restarts, then the breaker trips', async () => {
     sb.setBehaviour({ exit: 1 });
-    const { id } = await sb.launch('Crash again and again', ['--duration', '1h', '--max-restarts', '3'], { OVERNIGHT_BACKOFF: '2s', OVERNIGHT_MIN_UPTIME: '60s' });
+    const { id } = await sb.launch('Crash again and again', ['--duration', '1h', '--max-restarts', '3'], {
+      OVERNIGHT_BACKOFF: '2s',
+      OVERNIGHT_MIN_UPTIME: '60s',
+    });
     await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 40_000, what: 'FAILED' });
 
     const log = restarts(id);
@@ -24,7 +28,9 @@ describe('backoff and continuation', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(2);
     expect(gaps[1]).toBeGreaterThanOrEqual(4);
     expect(gaps[1]).toBeGreaterThan(gaps[0] as number);
-    expect(sb.read(sb.ws(id, 'FAILED'))).toMatch(/^circuit breaker: 3 restarts, last exit 1: API Error: fake failure 1/);
+    expect(sb.read(sb.ws(id, 'FAILED'))).toMatch(
+      /^circuit breaker: 3 restarts, last exit 1: API Error: fake failure 1/,
+    );
   });
 
   it('status says a backing-off run is waiting, and when it tries next', async () => {
@@ -38,9 +44,15 @@ describe('backoff and continuation', () => {
       },
       { timeout: 15_000, what: 'a waiting row' },
     );
-    const seen = JSON.stringify({ row, log: sb.read(sb.ws(id, 'restart.log')), events: sb.read(sb.ws(id, '.overnight/events.jsonl')) });
+    const seen = JSON.stringify({
+      row,
+      log: sb.read(sb.ws(id, 'restart.log')),
+      events: sb.read(sb.ws(id, '.overnight/events.jsonl')),
+    });
     expect(row.state, seen).toBe('waiting');
-    expect(row.reason, seen).toMatch(/^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/);
+    expect(row.reason, seen).toMatch(
+      /^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/,
+    );
     expect(restarts(id), seen).toHaveLength(1);
   });
 
@@ -49,7 +61,9 @@ describe('backoff and continuation', () => {
     const { id } = await sb.launch('Stop early', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
     await waitFor(() => sb.calls()[1], { timeout: 15_000, what: 'the continuation' });
     const [first, second] = sb.calls();
-    expect(second?.argv[second.argv.indexOf('--resume') + 1]).toBe(first?.argv[first.argv.indexOf('--session-id') + 1]);
+    expect(second?.argv[second.argv.indexOf('--resume') + 1]).toBe(
+      first?.argv[first.argv.indexOf('--session-id') + 1],
+    );
     expect(second?.stdin).toMatch(/^Your session ended, but \d+ minutes remain/);
     expect(restarts(id).map((r) => r.mode)).toEqual(['continue']);
     const status = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
@@ -62,9 +76,11 @@ describe('backoff and continuation', () => {
     const pid = await sb.agentPid(id);
     process.kill(pid, 'SIGKILL');
     // A deadline, not a timing assertion: the bench measures it (median 0.15 s here).
-    const second = await waitFor(() => sb.calls()[1], { timeout: 5_000, what: 'the second agent within 5 s' });
+    const second = await waitFor(() => sb.calls()[1], {
+      timeout: 5_000,
+      what: 'the second agent within 5 s',
+    });
     expect(second.argv).toContain('--resume');
     expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\t/);
   });
 });
-

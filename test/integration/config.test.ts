@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 describe('a bad config file', () => {
@@ -22,7 +23,9 @@ describe('a bad config file', () => {
     await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
     const pass = await sb.run(['reconcile']);
     expect(pass.exitCode).toBe(0);
-    expect(pass.stderr).toMatch(/warning: .*config\.yaml: stale_after = "soon" is not valid; expected a duration .*; using the default for it/);
+    expect(pass.stderr).toMatch(
+      /warning: .*config\.yaml: stale_after = "soon" is not valid; expected a duration .*; using the default for it/,
+    );
     expect(pass.stderr).toMatch(/unknown key "mystery_key"/);
     await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { runBriefly } from '../../src/adapters/doctor-facts.js';
 import { doctorCommand } from '../../src/commands/doctor.js';
 import type { Io } from '../../src/commands/io.js';
@@ -27,7 +28,14 @@ describe('doctor', () => {
     const home = join(dir, 'home');
     mkdirSync(home);
     // Nothing from the machine's environment but PATH: no token, no IS_SANDBOX, no OVERNIGHT_*.
-    env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, USER: 'tester', OVERNIGHT_HOME: join(dir, 'runs'), XDG_CONFIG_HOME: join(home, '.config'), OVERNIGHT_CLAUDE: FAKE_CLAUDE };
+    env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      USER: 'tester',
+      OVERNIGHT_HOME: join(dir, 'runs'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      OVERNIGHT_CLAUDE: FAKE_CLAUDE,
+    };
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,7 +49,11 @@ describe('doctor', () => {
   const report = async (opts: { asScheduler?: boolean } = {}) => {
     const r = await doctor({ ...opts, json: true });
     const parsed = JSON.parse(r.out.join('\n')) as Report;
-    return { code: r.code, report: parsed, check: (name: string) => parsed.checks.find((c) => c.name === name) as CheckResult };
+    return {
+      code: r.code,
+      report: parsed,
+      check: (name: string) => parsed.checks.find((c) => c.name === name) as CheckResult,
+    };
   };
 
   it('with the fake agent: exit 0, nothing worse than warnings', async () => {
@@ -49,9 +61,13 @@ describe('doctor', () => {
     expect(err).toEqual([]);
     expect(out.join('\n')).not.toMatch(/^problem/m);
     expect(code).toBe(0);
-    expect(out[0]).toMatch(/^ok {7}agent +0\.0\.0-fake \(Claude Code\) at .*fake-claude\.mjs; accepts every flag overnight passes$/);
+    expect(out[0]).toMatch(
+      /^ok {7}agent +0\.0\.0-fake \(Claude Code\) at .*fake-claude\.mjs; accepts every flag overnight passes$/,
+    );
     // Runs root not created yet, no schedule, no token in this environment: warnings with their fix.
-    expect(out.join('\n')).toMatch(/^warning +schedule +no schedule installed.*\n +fix: overnight schedule install$/m);
+    expect(out.join('\n')).toMatch(
+      /^warning +schedule +no schedule installed.*\n +fix: overnight schedule install$/m,
+    );
     expect(out.join('\n')).toMatch(/^warning +credentials .*\n +fix: run `claude setup-token`/m);
     expect(out.at(-1)).toMatch(/^No problems, \d+ warnings?\.$/);
   });
@@ -60,7 +76,18 @@ describe('doctor', () => {
     mkdirSync(env.OVERNIGHT_HOME as string, { mode: 0o700 });
     const { code, report: r, check } = await report();
     expect(code).toBe(0);
-    expect(r.checks.map((c) => c.name)).toEqual(['agent', 'tmux', 'node', 'schedule', 'credentials', 'permissions', 'runs root', 'filesystem', 'free space', 'config']);
+    expect(r.checks.map((c) => c.name)).toEqual([
+      'agent',
+      'tmux',
+      'node',
+      'schedule',
+      'credentials',
+      'permissions',
+      'runs root',
+      'filesystem',
+      'free space',
+      'config',
+    ]);
     for (const c of r.checks) expect(c.fix === undefined, c.name).toBe(c.status === 'ok');
     expect(r.summary.ok + r.summary.warnings).toBe(r.checks.length);
     expect(check('runs root')).toMatchObject({ status: 'ok', detail: `${env.OVERNIGHT_HOME} (0700)` });
@@ -86,11 +113,20 @@ describe('doctor', () => {
     env.ANTHROPIC_API_KEY = 'sk-test';
 
     const shell = await report();
-    expect(shell.check('agent')).toMatchObject({ status: 'ok', detail: expect.stringContaining(join(bin, 'claude')) });
+    expect(shell.check('agent')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining(join(bin, 'claude')),
+    });
 
     const cron = await report({ asScheduler: true });
     expect(cron.code).toBe(1);
-    expect(cron.report.environment).toEqual({ PATH: '/usr/bin:/bin', HOME: env.HOME, USER: 'tester', LOGNAME: 'tester', OVERNIGHT_HOME: env.OVERNIGHT_HOME });
+    expect(cron.report.environment).toEqual({
+      PATH: '/usr/bin:/bin',
+      HOME: env.HOME,
+      USER: 'tester',
+      LOGNAME: 'tester',
+      OVERNIGHT_HOME: env.OVERNIGHT_HOME,
+    });
     expect(cron.check('agent')).toEqual({
       name: 'agent',
       status: 'problem',
@@ -98,27 +134,59 @@ describe('doctor', () => {
       fix: `your shell finds ${join(bin, 'claude')}: run \`overnight schedule install\` again so the entry's PATH holds its directory, or set claude: ${join(bin, 'claude')} in config.yaml`,
     });
     // The token is not in cron's environment, but runs launched from this shell keep it.
-    expect(cron.check('credentials')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/in this shell, not in the scheduler's environment/) });
+    expect(cron.check('credentials')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/in this shell, not in the scheduler's environment/),
+    });
 
     // The text report says which environment it checked.
     const text = await doctor({ asScheduler: true });
-    expect(text.out[0]).toBe(`As the scheduler would run it: PATH=/usr/bin:/bin HOME=${env.HOME} USER=tester LOGNAME=tester OVERNIGHT_HOME=${env.OVERNIGHT_HOME}`);
+    expect(text.out[0]).toBe(
+      `As the scheduler would run it: PATH=/usr/bin:/bin HOME=${env.HOME} USER=tester LOGNAME=tester OVERNIGHT_HOME=${env.OVERNIGHT_HOME}`,
+    );
 
     // An installed entry whose PATH holds that directory, with a recent pass: all is well there.
     mkdirSync(env.OVERNIGHT_HOME as string, { mode: 0o700 });
     const now = new Date();
-    writeFileSync(join(env.OVERNIGHT_HOME as string, '.schedule.json'), JSON.stringify({ backend: 'cron', everySeconds: 60, installedAt: now.toISOString(), path: `${bin}:/usr/bin:/bin` }));
-    writeFileSync(join(env.OVERNIGHT_HOME as string, '.heartbeat.json'), JSON.stringify({ at: now.toISOString(), scheduledAt: now.toISOString(), durationMs: 5, runs: 0, actions: 0 }));
+    writeFileSync(
+      join(env.OVERNIGHT_HOME as string, '.schedule.json'),
+      JSON.stringify({
+        backend: 'cron',
+        everySeconds: 60,
+        installedAt: now.toISOString(),
+        path: `${bin}:/usr/bin:/bin`,
+      }),
+    );
+    writeFileSync(
+      join(env.OVERNIGHT_HOME as string, '.heartbeat.json'),
+      JSON.stringify({
+        at: now.toISOString(),
+        scheduledAt: now.toISOString(),
+        durationMs: 5,
+        runs: 0,
+        actions: 0,
+      }),
+    );
     const installed = await report({ asScheduler: true });
     expect(installed.check('agent').status).toBe('ok');
-    expect(installed.check('schedule')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^cron every 1m; the last scheduled pass ran/) });
+    expect(installed.check('schedule')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/^cron every 1m; the last scheduled pass ran/),
+    });
     expect(installed.code).toBe(0);
 
     // An entry whose PATH finds the agent but not the node its `#!/usr/bin/env node` needs.
-    writeFileSync(join(env.OVERNIGHT_HOME as string, '.schedule.json'), JSON.stringify({ backend: 'cron', everySeconds: 60, installedAt: now.toISOString(), path: bin }));
+    writeFileSync(
+      join(env.OVERNIGHT_HOME as string, '.schedule.json'),
+      JSON.stringify({ backend: 'cron', everySeconds: 60, installedAt: now.toISOString(), path: bin }),
+    );
     const noNode = await report({ asScheduler: true });
     expect(noNode.code).toBe(1);
-    expect(noNode.check('agent')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/--version failed \(exit 127: .*node/), fix: expect.stringMatching(/interpreter/) });
+    expect(noNode.check('agent')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/--version failed \(exit 127: .*node/),
+      fix: expect.stringMatching(/interpreter/),
+    });
   });
 
   it('a bad config file is a problem', async () => {
@@ -126,13 +194,20 @@ describe('doctor', () => {
     writeFileSync(join(env.XDG_CONFIG_HOME as string, 'overnight', 'config.yaml'), 'stale_after: soon\n');
     const { code, check } = await report();
     expect(code).toBe(1);
-    expect(check('config')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/stale_after = "soon" is not valid/) });
+    expect(check('config')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/stale_after = "soon" is not valid/),
+    });
   });
 
   it('with the real pinned CLI: its --help accepts every flag overnight passes', async () => {
     env.OVERNIGHT_CLAUDE = REAL_CLAUDE;
     const { check } = await report();
-    expect(check('agent')).toEqual({ name: 'agent', status: 'ok', detail: expect.stringMatching(/^2\.1\.\d+ \(Claude Code\) at .*; accepts every flag overnight passes$/) });
+    expect(check('agent')).toEqual({
+      name: 'agent',
+      status: 'ok',
+      detail: expect.stringMatching(/^2\.1\.\d+ \(Claude Code\) at .*; accepts every flag overnight passes$/),
+    });
   });
 
   it('short commands: a deadline, and a binary that cannot start, are failures with a reason', async () => {

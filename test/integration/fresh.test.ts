@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
-const arg = (c: Call | undefined, flag: string) => (c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
+const arg = (c: Call | undefined, flag: string) =>
+  c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined;
 
 describe('a fresh session when resuming cannot work', () => {
   let sb: Sandbox;
@@ -14,13 +16,17 @@ describe('a fresh session when resuming cannot work', () => {
 
   const transcripts = () => {
     const projects = join(sb.env.HOME as string, '.claude', 'projects');
-    return readdirSync(projects).flatMap((d) => readdirSync(join(projects, d)).map((f) => join(projects, d, f)));
+    return readdirSync(projects).flatMap((d) =>
+      readdirSync(join(projects, d)).map((f) => join(projects, d, f)),
+    );
   };
 
   it('a missing transcript is never resumed: a new --session-id with the hand-over prompt and the task', async () => {
     // A first session that ends cleanly (its last words: "done"), a second killed with its transcript gone.
     sb.setBehaviour([{ work: 0 }, { work: 30 }, { work: 60 }]);
-    const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
+    const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h'], {
+      OVERNIGHT_MIN_UPTIME: '0s',
+    });
     const pid = await sb.agentPid(id, 2);
     // Stopped first: the fake appends to its transcript as it works, which would recreate it.
     process.kill(pid, 'SIGSTOP');

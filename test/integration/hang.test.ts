@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { parseRestartLog } from '../../src/core/records.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
@@ -23,13 +24,18 @@ describe('hangs', () => {
 
   it('a silent agent is watched, stopped after hang_grace, and resumed as a crash with reason hung', async () => {
     sb.setBehaviour([{ hang: true }, { work: 60 }]);
-    const { id } = await sb.launch('Go silent', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s' });
+    const { id } = await sb.launch('Go silent', ['--duration', '1h'], {
+      OVERNIGHT_STALE_AFTER: '1s',
+      OVERNIGHT_HANG_GRACE: '1s',
+    });
     const pid = await sb.agentPid(id);
     // Passes as cron would run them, until the watchdog has acted.
     await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
     const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
-    expect(log.map((r) => [r.mode, r.reason])).toEqual([['resume', expect.stringMatching(/^stopped as hung/)]]);
+    expect(log.map((r) => [r.mode, r.reason])).toEqual([
+      ['resume', expect.stringMatching(/^stopped as hung/)],
+    ]);
     const events = sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '';
     expect(events).toMatch(/"action":"watch"/);
     expect(events).toMatch(/"reason":"hung: no output for \d+s"/);
@@ -45,10 +51,15 @@ describe('waiting for input', () => {
 
   it('an agent asking a question nobody will answer fails the run at once, with the question', async () => {
     sb.setBehaviour({ prompt: 'Do you trust the files in this folder? (y/n)' });
-    const { id } = await sb.launch('Ask me', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1h' });
+    const { id } = await sb.launch('Ask me', ['--duration', '1h'], {
+      OVERNIGHT_STALE_AFTER: '1s',
+      OVERNIGHT_HANG_GRACE: '1h',
+    });
     const pid = await sb.agentPid(id);
     const failed = await passesUntil(sb, () => sb.read(sb.ws(id, 'FAILED')), 'FAILED', 15_000);
-    expect(failed).toBe('the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n');
+    expect(failed).toBe(
+      'the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n',
+    );
     await waitFor(() => !alive(pid), { what: 'the agent stopped' });
   });
 });
@@ -62,9 +73,17 @@ describe('stopping an agent that will not stop', () => {
 
   it('SIGINT, then SIGTERM, then SIGKILL of the whole process group (its children too)', async () => {
     sb.setBehaviour([{ hang: true, ignoreSigint: true, ignoreSigterm: true, child: true }, { work: 60 }]);
-    const { id } = await sb.launch('Refuse to stop', ['--duration', '1h'], { OVERNIGHT_STALE_AFTER: '1s', OVERNIGHT_HANG_GRACE: '1s', OVERNIGHT_STOP_GRACE: '1s' });
+    const { id } = await sb.launch('Refuse to stop', ['--duration', '1h'], {
+      OVERNIGHT_STALE_AFTER: '1s',
+      OVERNIGHT_HANG_GRACE: '1s',
+      OVERNIGHT_STOP_GRACE: '1s',
+    });
     const pid = await sb.agentPid(id);
-    const child = Number(await waitFor(() => sb.read(join(sb.env.FAKE_CLAUDE_LOG as string, 'child.pid')), { what: 'the child' }));
+    const child = Number(
+      await waitFor(() => sb.read(join(sb.env.FAKE_CLAUDE_LOG as string, 'child.pid')), {
+        what: 'the child',
+      }),
+    );
     await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
     expect(alive(child)).toBe(false);

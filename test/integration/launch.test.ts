@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSyn
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+
 import { initialPrompt } from '../../src/core/briefing.js';
-import { allCmdlines, alive, FAKE_CLAUDE, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, allCmdlines, FAKE_CLAUDE, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -34,9 +35,19 @@ describe('launch', () => {
 
     const seen = modes(workspace);
     const expected = [
-      'CLAUDE.md', 'questions.md', 'run.yaml', 'restart.log', 'output.log', 'REPORT.md', 'DONE',
-      '.overnight/session.json', '.overnight/prompt.md', '.overnight/agent-1.pid',
-      '.overnight/agent-1.exit', '.overnight/events.jsonl', '.overnight/final.json',
+      'CLAUDE.md',
+      'questions.md',
+      'run.yaml',
+      'restart.log',
+      'output.log',
+      'REPORT.md',
+      'DONE',
+      '.overnight/session.json',
+      '.overnight/prompt.md',
+      '.overnight/agent-1.pid',
+      '.overnight/agent-1.exit',
+      '.overnight/events.jsonl',
+      '.overnight/final.json',
     ];
     for (const file of expected) expect(seen.get(file), file).toBe(0o600);
     for (const d of ['.', 'findings', '.overnight']) expect(seen.get(d), d).toBe(0o700);
@@ -47,13 +58,21 @@ describe('launch', () => {
     // The runs root and what the passes write there are private too.
     await sb.quiesce();
     expect(statSync(sb.runs).mode & 0o777).toBe(0o700);
-    for (const f of ['reconcile.log', '.heartbeat.json']) expect(statSync(join(sb.runs, f)).mode & 0o777, f).toBe(0o600);
+    for (const f of ['reconcile.log', '.heartbeat.json'])
+      expect(statSync(join(sb.runs, f)).mode & 0o777, f).toBe(0o600);
     expect(sb.read(join(workspace, 'DONE'))).toMatch(/REPORT\.md/);
   });
 
   it('says what it started, how to watch it, and what would keep it from getting through the night', async () => {
     sb.setBehaviour({ work: 30 });
-    const none = { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_OAUTH_TOKEN: undefined, ANTHROPIC_AUTH_TOKEN: undefined, CLAUDE_CODE_USE_BEDROCK: undefined, CLAUDE_CODE_USE_VERTEX: undefined, CLAUDE_CODE_USE_FOUNDRY: undefined };
+    const none = {
+      ANTHROPIC_API_KEY: undefined,
+      CLAUDE_CODE_OAUTH_TOKEN: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      CLAUDE_CODE_USE_BEDROCK: undefined,
+      CLAUDE_CODE_USE_VERTEX: undefined,
+      CLAUDE_CODE_USE_FOUNDRY: undefined,
+    };
     const r = await sb.run(['launch', '--name', 'plain-words', 'Say it plainly'], { env: none });
     expect(r.exitCode, r.stderr).toBe(0);
     const id = /^Launched (\S+)$/m.exec(r.stdout)?.[1] as string;
@@ -61,9 +80,13 @@ describe('launch', () => {
     expect(r.stdout).toContain(`  follow:    overnight logs -f ${id}`);
     expect(r.stdout).toContain(`  watch:     tmux attach -t overnight-${id}`);
     expect(r.stdout).toContain('warning: no schedule is installed');
-    expect(r.stdout).toMatch(/^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n {2}fix: run `claude setup-token`/m);
+    expect(r.stdout).toMatch(
+      /^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n {2}fix: run `claude setup-token`/m,
+    );
 
-    const withToken = await sb.run(['launch', '--name', 'with-token', 'Say it plainly'], { env: { ...none, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-test' } });
+    const withToken = await sb.run(['launch', '--name', 'with-token', 'Say it plainly'], {
+      env: { ...none, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-test' },
+    });
     expect(withToken.exitCode, withToken.stderr).toBe(0);
     expect(withToken.stdout).not.toMatch(/CLAUDE_CODE_OAUTH_TOKEN/);
   });
@@ -71,7 +94,15 @@ describe('launch', () => {
   it('--json prints id, workspace, session and an ISO endsAt; run.yaml holds absolute binaries and the session id', async () => {
     sb.setBehaviour({ work: 30 });
     const before = Date.now();
-    const r = await sb.run(['launch', '--json', '--duration', '2h', '--name', 'json-shape', 'Shape the output']);
+    const r = await sb.run([
+      'launch',
+      '--json',
+      '--duration',
+      '2h',
+      '--name',
+      'json-shape',
+      'Shape the output',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string>;
     expect(Object.keys(out).sort()).toEqual(['endsAt', 'id', 'session', 'workspace']);
@@ -85,7 +116,11 @@ describe('launch', () => {
     expect(ends).toBeLessThanOrEqual(Date.now() + 2 * 3600_000 + 1000);
     expect(await sb.hasSession(out.id as string)).toBe(true);
 
-    const doc = parse(sb.read(join(out.workspace as string, 'run.yaml')) ?? '') as { id: string; session_id: string; paths: Record<string, string> };
+    const doc = parse(sb.read(join(out.workspace as string, 'run.yaml')) ?? '') as {
+      id: string;
+      session_id: string;
+      paths: Record<string, string>;
+    };
     expect(doc.id).toBe(out.id);
     expect(doc.session_id).toMatch(UUID);
     expect(doc.paths.claude).toBe(FAKE_CLAUDE);
@@ -197,10 +232,15 @@ describe('launch refuses before creating anything', () => {
     nothingCreated();
   });
 
-  it.runIf(process.getuid?.() === 0)('exits 2 for permission_mode bypassPermissions as root without IS_SANDBOX', async () => {
-    const r = await sb.run(['launch', 'Bypass as root'], { env: { OVERNIGHT_PERMISSION_MODE: 'bypassPermissions', IS_SANDBOX: undefined } });
-    expect(r.exitCode).toBe(2);
-    expect(oneLine(r.stderr)).toContain('bypassPermissions');
-    nothingCreated();
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'exits 2 for permission_mode bypassPermissions as root without IS_SANDBOX',
+    async () => {
+      const r = await sb.run(['launch', 'Bypass as root'], {
+        env: { OVERNIGHT_PERMISSION_MODE: 'bypassPermissions', IS_SANDBOX: undefined },
+      });
+      expect(r.exitCode).toBe(2);
+      expect(oneLine(r.stderr)).toContain('bypassPermissions');
+      nothingCreated();
+    },
+  );
 });

@@ -2,8 +2,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scheduleNames } from '../../src/core/schedule.js';
+
 import { installLaunchd, plistFile, uninstallLaunchd } from '../../src/adapters/scheduler.js';
+import { scheduleNames } from '../../src/core/schedule.js';
 
 // The launchd adapter against a fake launchctl (no macOS here): what it runs, and in what order.
 describe('launchd adapter (a fake launchctl)', () => {
@@ -43,7 +44,10 @@ exit ${code}
     const file = await installLaunchd(names, '<plist/>\n', env);
     expect(file).toBe(plistFile(names, env));
     expect(readFileSync(file, 'utf8')).toBe('<plist/>\n');
-    expect(calls()).toEqual([`bootout gui/${uid}/${names.label}`, ...Array(3).fill(`bootstrap gui/${uid} ${file}`)]);
+    expect(calls()).toEqual([
+      `bootout gui/${uid}/${names.label}`,
+      ...Array(3).fill(`bootstrap gui/${uid} ${file}`),
+    ]);
 
     expect(await uninstallLaunchd(names, env)).toBe(true);
     expect(existsSync(file)).toBe(false);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
 import { alive, makeSandbox, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
@@ -14,7 +15,10 @@ describe('lifecycle', () => {
   afterEach(() => sb.cleanup());
 
   const events = (id: string) =>
-    (sb.read(sb.state(id, 'events.jsonl')) ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    (sb.read(sb.state(id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   it('after the end time: a synthesis session (--resume, "Time is up") writes REPORT.md, then DONE', async () => {
     // The first session outlives the end time, then exits 0 by itself; the synthesis writes the report.
@@ -38,7 +42,11 @@ describe('lifecycle', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/\tsynthesis\t/);
 
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; restarts: number; reason: string }[];
+    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      state: string;
+      restarts: number;
+      reason: string;
+    }[];
     expect(row).toMatchObject({ state: 'done', restarts: 0 }); // a synthesis is not a crash restart
     expect(row?.reason).toMatch(/REPORT\.md/);
     expect(await sb.hasSession(id)).toBe(false);
@@ -110,9 +118,17 @@ describe('lifecycle', () => {
     // The wrappers' own passes after the interrupted agents must not bring anything back.
     await sb.quiesce();
     expect(sb.calls()).toHaveLength(2);
-    const st = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; reason: string; lastTransition: Record<string, unknown> }[];
-    expect(st.map((s) => [s.state, s.reason])).toEqual([['done', 'stopped by user'], ['done', 'stopped by user']]);
-    for (const s of st) expect(s.lastTransition).toMatchObject({ to: 'done', action: 'stop', reason: 'stopped by user' });
+    const st = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      state: string;
+      reason: string;
+      lastTransition: Record<string, unknown>;
+    }[];
+    expect(st.map((s) => [s.state, s.reason])).toEqual([
+      ['done', 'stopped by user'],
+      ['done', 'stopped by user'],
+    ]);
+    for (const s of st)
+      expect(s.lastTransition).toMatchObject({ to: 'done', action: 'stop', reason: 'stopped by user' });
     const none = await sb.run(['stop', '--all']);
     expect(none.exitCode).toBe(0);
   });

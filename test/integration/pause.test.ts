@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 describe('pause and resume', () => {
@@ -23,7 +24,10 @@ describe('pause and resume', () => {
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);
-    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string; reason: string };
+    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+      state: string;
+      reason: string;
+    };
     expect(row.state).toBe('paused');
     expect(row.reason).toMatch(/^paused/);
 
@@ -50,10 +54,11 @@ describe('pause and resume', () => {
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);
-    expect((JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string }).state).toBe('paused');
+    expect((JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string }).state).toBe(
+      'paused',
+    );
     expect((await sb.run(['resume', '--all'])).exitCode).toBe(0);
     await sb.run(['reconcile']);
     await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
   });
 });
-

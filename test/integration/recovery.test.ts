@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { RESUME_PROMPT } from '../../src/core/briefing.js';
 import { alive, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
@@ -14,7 +15,8 @@ describe('recovery', () => {
   });
   afterEach(() => sb.cleanup());
 
-  const restartLines = (id: string) => (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
+  const restartLines = (id: string) =>
+    (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
   const lockDir = () => join(sb.runs, '.reconcile.lock');
 
   it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async () => {
@@ -38,22 +40,35 @@ describe('recovery', () => {
     expect(arg(resumed, '--resume')).toBe(uuid);
     expect(resumed.argv).not.toContain('--session-id');
     expect(resumed.stdin).toBe(RESUME_PROMPT);
-    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events).toContainEqual(expect.objectContaining({ from: 'waiting', to: 'running', action: 'start', mode: 'resume', exit: 137 }));
+    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual(
+      expect.objectContaining({ from: 'waiting', to: 'running', action: 'start', mode: 'resume', exit: 137 }),
+    );
     expect(resumed.pid).toBe(pid2);
     expect(alive(pid2)).toBe(true);
     const lines = restartLines(id);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/\tresume\texit=137\t/);
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string; restarts: number }[];
+    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      state: string;
+      restarts: number;
+    }[];
     expect(row).toMatchObject({ state: 'running', restarts: 1 });
   });
 
   it('fails the run after max_restarts crashes: FAILED says why, no agent is left, status agrees', async () => {
     sb.setBehaviour({ exit: 1 });
-    const { id, workspace } = await sb.launch('Crash forever', ['--duration', '1h'], { OVERNIGHT_MAX_RESTARTS: '2' });
+    const { id, workspace } = await sb.launch('Crash forever', ['--duration', '1h'], {
+      OVERNIGHT_MAX_RESTARTS: '2',
+    });
     // Nobody calls reconcile: the wrapper's own passes must get the run all the way to FAILED.
-    const failed = await waitFor(() => sb.read(join(workspace, 'FAILED')), { timeout: 30_000, what: 'FAILED' });
+    const failed = await waitFor(() => sb.read(join(workspace, 'FAILED')), {
+      timeout: 30_000,
+      what: 'FAILED',
+    });
     expect(failed.startsWith('circuit breaker: 2 restarts')).toBe(true);
     expect(failed).toContain('exit 1');
     await waitFor(() => existsSync(sb.state(id, 'final.json')), { what: 'final.json' });
@@ -61,7 +76,10 @@ describe('recovery', () => {
 
     const calls = sb.calls();
     expect(calls).toHaveLength(3);
-    expect(calls.slice(1).map((c) => arg(c, '--resume'))).toEqual([arg(calls[0] as Call, '--session-id'), arg(calls[0] as Call, '--session-id')]);
+    expect(calls.slice(1).map((c) => arg(c, '--resume'))).toEqual([
+      arg(calls[0] as Call, '--session-id'),
+      arg(calls[0] as Call, '--session-id'),
+    ]);
     for (const c of calls) expect(alive(c.pid)).toBe(false);
     expect(await sb.hasSession(id)).toBe(false);
     expect(existsSync(join(workspace, 'DONE'))).toBe(false);
@@ -69,7 +87,12 @@ describe('recovery', () => {
 
     const st = await sb.run(['status', '--json']);
     expect(st.exitCode).toBe(0);
-    const [row] = JSON.parse(st.stdout) as { state: string; reason: string; restarts: number; maxRestarts: number }[];
+    const [row] = JSON.parse(st.stdout) as {
+      state: string;
+      reason: string;
+      restarts: number;
+      maxRestarts: number;
+    }[];
     expect(row?.state).toBe('failed');
     expect(row?.reason.startsWith('circuit breaker: 2 restarts')).toBe(true);
     expect(row).toMatchObject({ restarts: 2, maxRestarts: 2 });
@@ -91,7 +114,12 @@ describe('recovery', () => {
     expect(sb.calls()).toHaveLength(2);
     expect(restartLines(id)).toHaveLength(1);
     expect(restartLines(id)[0]).toMatch(/\tresume\texit=-\t/);
-    expect(passes.map((p) => p.stdout).join('\n').match(/resumed/g)).toHaveLength(1);
+    expect(
+      passes
+        .map((p) => p.stdout)
+        .join('\n')
+        .match(/resumed/g),
+    ).toHaveLength(1);
   });
 
   it('a pass finding the lock held says so and exits 0 at once; a stale lock is reclaimed', async () => {
@@ -184,13 +212,21 @@ describe('process identity', () => {
 
   it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async () => {
     sb.setBehaviour({ work: 60 });
-    const ids = [(await sb.launch('First of the night', ['--duration', '1h'])).id, (await sb.launch('Second of the night', ['--duration', '1h'])).id];
+    const ids = [
+      (await sb.launch('First of the night', ['--duration', '1h'])).id,
+      (await sb.launch('Second of the night', ['--duration', '1h'])).id,
+    ];
     const agents = await Promise.all(ids.map((id) => sb.agentPid(id)));
     const wrappers = await Promise.all(ids.map((id) => sb.wrapperPid(id)));
     for (const pid of [...wrappers, ...agents]) process.kill(pid, 'SIGKILL');
     await sb.tmux(['kill-server']);
-    rmSync(join(sb.env.TMUX_TMPDIR as string, `tmux-${process.getuid?.() ?? 0}`), { recursive: true, force: true });
-    await waitFor(() => [...wrappers, ...agents].every((pid) => !alive(pid)), { what: 'every wrapper and agent gone' });
+    rmSync(join(sb.env.TMUX_TMPDIR as string, `tmux-${process.getuid?.() ?? 0}`), {
+      recursive: true,
+      force: true,
+    });
+    await waitFor(() => [...wrappers, ...agents].every((pid) => !alive(pid)), {
+      what: 'every wrapper and agent gone',
+    });
     for (const id of ids) expect(sb.read(sb.state(id, 'agent-1.exit'))).toBeNull();
 
     const pass = await sb.run(['reconcile']);

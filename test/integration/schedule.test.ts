@@ -1,16 +1,18 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { resolveExecutable } from '../../src/adapters/which.js';
 import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
 import { findCronBlock } from '../../src/core/schedule.js';
-import { resolveExecutable } from '../../src/adapters/which.js';
 import { BIN, FAKE_CLAUDE, makeSandbox, REPO, type Sandbox } from '../helpers/harness.js';
 
 // `overnight schedule` against a fake crontab (and a fake systemctl): what is written, where,
 // and that the user's other lines come back byte for byte. scheduleCommand is called directly.
 
 const FAKE_CRONTAB = join(REPO, 'test', 'fixtures', 'fake-crontab.sh');
-const MINE = '# my own jobs\nMAILTO=""\n\n0 3 * * *   /usr/bin/backup --all  \n\n# keep this comment\n*/15 * * * * /usr/bin/true';
+const MINE =
+  '# my own jobs\nMAILTO=""\n\n0 3 * * *   /usr/bin/backup --all  \n\n# keep this comment\n*/15 * * * * /usr/bin/true';
 
 describe('schedule (fake crontab)', () => {
   let sb: Sandbox;
@@ -23,15 +25,29 @@ describe('schedule (fake crontab)', () => {
   });
   afterEach(() => sb.cleanup());
 
-  const schedule = async (action: ScheduleAction, opts: ScheduleOptions = {}, extra: Record<string, string | undefined> = {}) => {
+  const schedule = async (
+    action: ScheduleAction,
+    opts: ScheduleOptions = {},
+    extra: Record<string, string | undefined> = {},
+  ) => {
     const out: string[] = [];
     const err: string[] = [];
-    const io = { stdout: (l: string) => out.push(l), stderr: (l: string) => err.push(l), env: { ...env, ...extra }, now: () => new Date() };
+    const io = {
+      stdout: (l: string) => out.push(l),
+      stderr: (l: string) => err.push(l),
+      env: { ...env, ...extra },
+      now: () => new Date(),
+    };
     const code = await scheduleCommand(action, opts, io);
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   };
   const crontab = () => (existsSync(table) ? readFileSync(table, 'utf8') : null);
-  const marker = () => JSON.parse(readFileSync(join(sb.runs, '.schedule.json'), 'utf8')) as { backend: string; everySeconds: number; installedAt: string };
+  const marker = () =>
+    JSON.parse(readFileSync(join(sb.runs, '.schedule.json'), 'utf8')) as {
+      backend: string;
+      everySeconds: number;
+      installedAt: string;
+    };
 
   it('install writes one marked block with absolute paths, PATH and OVERNIGHT_HOME; twice is still one; uninstall restores the rest byte for byte', async () => {
     writeFileSync(table, MINE);
@@ -45,8 +61,19 @@ describe('schedule (fake crontab)', () => {
     const line = block?.line as string;
     expect(block?.everySeconds).toBe(300);
     const tmux = resolveExecutable('tmux') as string;
-    const path = [dirname(process.execPath), dirname(tmux), dirname(FAKE_CLAUDE), '/usr/local/bin', '/usr/bin', '/bin'].filter((d, i, all) => all.indexOf(d) === i).join(':');
-    expect(line).toBe(`*/5 * * * * PATH=${path} OVERNIGHT_HOME=${sb.runs} ${process.execPath} ${BIN} reconcile --scheduled >> ${sb.runs}/reconcile.log 2>&1`);
+    const path = [
+      dirname(process.execPath),
+      dirname(tmux),
+      dirname(FAKE_CLAUDE),
+      '/usr/local/bin',
+      '/usr/bin',
+      '/bin',
+    ]
+      .filter((d, i, all) => all.indexOf(d) === i)
+      .join(':');
+    expect(line).toBe(
+      `*/5 * * * * PATH=${path} OVERNIGHT_HOME=${sb.runs} ${process.execPath} ${BIN} reconcile --scheduled >> ${sb.runs}/reconcile.log 2>&1`,
+    );
     expect(marker()).toMatchObject({ backend: 'cron', everySeconds: 300 });
 
     const second = await schedule('install', { backend: 'cron' });
@@ -99,13 +126,35 @@ describe('schedule (fake crontab)', () => {
     expect(st.stdout).toContain('schedule:  cron, every 2m (crontab)');
     expect(st.stdout).toContain('last pass: never');
 
-    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 90_000).toISOString(), scheduledAt: new Date(Date.now() - 90_000).toISOString(), durationMs: 120, runs: 3, actions: 1 }) + '\n');
+    writeFileSync(
+      join(sb.runs, '.heartbeat.json'),
+      JSON.stringify({
+        at: new Date(Date.now() - 90_000).toISOString(),
+        scheduledAt: new Date(Date.now() - 90_000).toISOString(),
+        durationMs: 120,
+        runs: 3,
+        actions: 1,
+      }) + '\n',
+    );
     st = await schedule('status');
     expect(st.stdout).toMatch(/last pass: 1m30s ago \(.*; took 120 ms, 3 runs, 1 action\)/);
     expect(st.stdout).not.toContain('warning');
 
-    writeFileSync(join(sb.runs, '.heartbeat.json'), JSON.stringify({ at: new Date(Date.now() - 600_000).toISOString(), scheduledAt: new Date(Date.now() - 600_000).toISOString(), durationMs: 5, runs: 0, actions: 0 }) + '\n');
-    const json = JSON.parse((await schedule('status', { json: true })).stdout) as { installed: boolean; entries: { backend: string; everySeconds: number }[]; warnings: string[] };
+    writeFileSync(
+      join(sb.runs, '.heartbeat.json'),
+      JSON.stringify({
+        at: new Date(Date.now() - 600_000).toISOString(),
+        scheduledAt: new Date(Date.now() - 600_000).toISOString(),
+        durationMs: 5,
+        runs: 0,
+        actions: 0,
+      }) + '\n',
+    );
+    const json = JSON.parse((await schedule('status', { json: true })).stdout) as {
+      installed: boolean;
+      entries: { backend: string; everySeconds: number }[];
+      warnings: string[];
+    };
     expect(json.installed).toBe(true);
     expect(json.entries).toEqual([{ backend: 'cron', everySeconds: 120, where: 'crontab' }]);
     expect(json.warnings.join('\n')).toMatch(/no scheduled pass for 10m, more than two intervals/);
@@ -113,10 +162,17 @@ describe('schedule (fake crontab)', () => {
 
   it('refuses what it cannot write, naming the value, and changes nothing', async () => {
     writeFileSync(table, MINE);
-    await expect(schedule('install', { backend: 'cron', every: '90s' })).rejects.toThrow(/--every 90s cannot be a cron interval/);
-    await expect(schedule('install', { backend: 'cron', every: 'soon' })).rejects.toThrow(/--every "soon" is not an interval/);
-    await expect(schedule('install', { backend: 'cronie' })).rejects.toThrow(/--backend "cronie" is not a backend; use one of cron, launchd, systemd/);
-    if (process.platform !== 'darwin') await expect(schedule('install', { backend: 'launchd' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(schedule('install', { backend: 'cron', every: '90s' })).rejects.toThrow(
+      /--every 90s cannot be a cron interval/,
+    );
+    await expect(schedule('install', { backend: 'cron', every: 'soon' })).rejects.toThrow(
+      /--every "soon" is not an interval/,
+    );
+    await expect(schedule('install', { backend: 'cronie' })).rejects.toThrow(
+      /--backend "cronie" is not a backend; use one of cron, launchd, systemd/,
+    );
+    if (process.platform !== 'darwin')
+      await expect(schedule('install', { backend: 'launchd' })).rejects.toMatchObject({ exitCode: 2 });
     expect(crontab()).toBe(MINE);
     expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
   });
@@ -126,11 +182,17 @@ describe('schedule (fake crontab)', () => {
       const bin = join(sb.dir, 'bin');
       const script = join(bin, 'systemctl');
       mkdirSync(bin, { recursive: true });
-      writeFileSync(script, `#!/bin/sh\necho "$*" >> "${join(sb.dir, 'systemctl.log')}"\n[ "$2" = show-environment ] && exit ${userManager ? 0 : 1}\nexit 0\n`);
+      writeFileSync(
+        script,
+        `#!/bin/sh\necho "$*" >> "${join(sb.dir, 'systemctl.log')}"\n[ "$2" = show-environment ] && exit ${userManager ? 0 : 1}\nexit 0\n`,
+      );
       chmodSync(script, 0o755);
       return { PATH: `${bin}:${sb.env.PATH}` };
     };
-    const calls = () => (existsSync(join(sb.dir, 'systemctl.log')) ? readFileSync(join(sb.dir, 'systemctl.log'), 'utf8').trim().split('\n') : []);
+    const calls = () =>
+      existsSync(join(sb.dir, 'systemctl.log'))
+        ? readFileSync(join(sb.dir, 'systemctl.log'), 'utf8').trim().split('\n')
+        : [];
 
     it('is the default where a user manager answers: units written, enabled and started; uninstall removes them', async () => {
       const path = fakeSystemctl(true);
@@ -139,14 +201,21 @@ describe('schedule (fake crontab)', () => {
       expect(r.stdout).toContain('loginctl enable-linger');
       const dir = join(sb.env.XDG_CONFIG_HOME as string, 'systemd', 'user');
       const unit = /^overnight-reconcile-[0-9a-f]{8}$/;
-      const names = calls().find((c) => c.startsWith('--user enable --now '))?.split(' ').pop() as string;
+      const names = calls()
+        .find((c) => c.startsWith('--user enable --now '))
+        ?.split(' ')
+        .pop() as string;
       expect(names.replace(/\.timer$/, '')).toMatch(unit);
       const timer = readFileSync(join(dir, names), 'utf8');
       expect(timer).toContain('OnUnitActiveSec=180s');
       const service = readFileSync(join(dir, names.replace(/\.timer$/, '.service')), 'utf8');
       expect(service).toContain(`Environment=OVERNIGHT_HOME=${sb.runs}`);
       expect(service).toContain(`ExecStart=${process.execPath} ${BIN} reconcile`);
-      expect(calls().slice(0, 3)).toEqual(['--user show-environment', '--user daemon-reload', `--user enable --now ${names}`]);
+      expect(calls().slice(0, 3)).toEqual([
+        '--user show-environment',
+        '--user daemon-reload',
+        `--user enable --now ${names}`,
+      ]);
       expect(marker()).toMatchObject({ backend: 'systemd', everySeconds: 180 });
       expect(crontab()).toBeNull(); // cron untouched
 

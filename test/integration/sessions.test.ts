@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { BIN, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
-const arg = (c: Call | undefined, flag: string) => (c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
+const arg = (c: Call | undefined, flag: string) =>
+  c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined;
 
 describe('what each session did', () => {
   let sb: Sandbox;
@@ -17,10 +19,19 @@ describe('what each session did', () => {
     const uuid = arg(sb.calls()[0], '--session-id');
     expect(arg(sb.calls()[2], '--resume')).toBe(uuid);
 
-    const events = (sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events).toContainEqual(expect.objectContaining({ action: 'wrong-conversation', session: 2, expected: uuid }));
+    const events = (sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual(
+      expect.objectContaining({ action: 'wrong-conversation', session: 2, expected: uuid }),
+    );
     const table = await sb.run(['status']);
-    expect(table.stdout).toMatch(new RegExp(`session 2 ran conversation 11111111-2222-4333-8444-555555555555 instead of resuming ${uuid}`));
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `session 2 ran conversation 11111111-2222-4333-8444-555555555555 instead of resuming ${uuid}`,
+      ),
+    );
   });
 
   it('logs: --raw is the stream as stored; rendered without colour when not a terminal; -f ends with the run', async () => {
@@ -46,13 +57,20 @@ describe('spend cap', () => {
 
   it('each session gets --max-budget-usd for what remains; at 90 % the rest goes to the report', async () => {
     sb.setBehaviour([{ cost: 0.5 }, { cost: 0.45 }, { cost: 0.04, report: true }]);
-    const { id } = await sb.launch('Spend wisely', ['--duration', '1h', '--max-cost', '1'], { OVERNIGHT_MIN_UPTIME: '0s' });
+    const { id } = await sb.launch('Spend wisely', ['--duration', '1h', '--max-cost', '1'], {
+      OVERNIGHT_MIN_UPTIME: '0s',
+    });
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 20_000, what: 'DONE' });
     const calls = sb.calls();
     expect(calls.map((c) => arg(c, '--max-budget-usd'))).toEqual(['0.9000', '0.4000', '0.0500']);
     expect(calls[2]?.stdin).toMatch(/^Time is up/);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/);
-    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { costUsd: number; state: string };
+    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(
+      /\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/,
+    );
+    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+      costUsd: number;
+      state: string;
+    };
     expect(row).toMatchObject({ state: 'done', costUsd: 0.99 });
   });
 });
@@ -73,11 +91,33 @@ describe('logs on a terminal', () => {
     const screen = async (name: string, noColor: boolean) => {
       const env = noColor ? ['env', 'NO_COLOR=1'] : ['env'];
       // The pane stays open after `logs` ends, so its screen can be read.
-      await tmux(['new-session', '-d', '-s', name, '-x', '200', '-y', '50', '--', 'sh', '-c', '"$@"; sleep 30', 'sh', ...env, process.execPath, BIN, 'logs', id]);
-      return waitFor(async () => {
-        const text = String((await tmux(['capture-pane', '-e', '-p', '-t', name])).stdout);
-        return text.includes('result success') ? text : undefined;
-      }, { what: `logs on ${name}` });
+      await tmux([
+        'new-session',
+        '-d',
+        '-s',
+        name,
+        '-x',
+        '200',
+        '-y',
+        '50',
+        '--',
+        'sh',
+        '-c',
+        '"$@"; sleep 30',
+        'sh',
+        ...env,
+        process.execPath,
+        BIN,
+        'logs',
+        id,
+      ]);
+      return waitFor(
+        async () => {
+          const text = String((await tmux(['capture-pane', '-e', '-p', '-t', name])).stdout);
+          return text.includes('result success') ? text : undefined;
+        },
+        { what: `logs on ${name}` },
+      );
     };
     expect(await screen('coloured', false)).toContain('\x1b[');
     expect(await screen('plain', true)).not.toContain('\x1b[');

@@ -3,12 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { writeSpec } from '../../src/adapters/store.js';
+import { resolveExecutable } from '../../src/adapters/which.js';
+import { statusCommand } from '../../src/commands/status.js';
+import { tmuxSessionName } from '../../src/core/naming.js';
 import { runPaths, type RunPaths } from '../../src/core/paths.js';
 import { serializeSession } from '../../src/core/records.js';
-import { tmuxSessionName } from '../../src/core/naming.js';
-import { resolveExecutable } from '../../src/adapters/which.js';
-import { writeSpec } from '../../src/adapters/store.js';
-import { statusCommand } from '../../src/commands/status.js';
 import { spec as specOf } from '../unit/builders.js';
 
 // status takes no lock: it may read a run while a pass is starting its next session, whose
@@ -18,20 +19,37 @@ describe('status while a pass starts a session', () => {
   let paths: RunPaths;
   let socket: string;
   const tmux = resolveExecutable('tmux') as string;
-  const env = () => ({ HOME: dir, OVERNIGHT_HOME: join(dir, 'runs'), XDG_CONFIG_HOME: join(dir, 'config'), PATH: process.env.PATH });
+  const env = () => ({
+    HOME: dir,
+    OVERNIGHT_HOME: join(dir, 'runs'),
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    PATH: process.env.PATH,
+  });
 
   async function status(): Promise<{ state: string; reason: string }> {
     const out: string[] = [];
-    const io = { stdout: (l: string) => out.push(l), stderr: () => undefined, env: env(), now: () => new Date() };
+    const io = {
+      stdout: (l: string) => out.push(l),
+      stderr: () => undefined,
+      env: env(),
+      now: () => new Date(),
+    };
     expect(await statusCommand(undefined, { json: true }, io)).toBe(0);
-    return (JSON.parse(out.join('\n')) as { state: string; reason: string }[])[0] as { state: string; reason: string };
+    return (JSON.parse(out.join('\n')) as { state: string; reason: string }[])[0] as {
+      state: string;
+      reason: string;
+    };
   }
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ovs-'));
     socket = join(dir, 'tmux.sock');
     const now = new Date();
-    const spec = specOf({ startedAt: new Date(now.getTime() - 3600_000), endsAt: new Date(now.getTime() + 3600_000), paths: { ...specOf().paths, tmux, tmuxSocket: socket } });
+    const spec = specOf({
+      startedAt: new Date(now.getTime() - 3600_000),
+      endsAt: new Date(now.getTime() + 3600_000),
+      paths: { ...specOf().paths, tmux, tmuxSocket: socket },
+    });
     paths = runPaths(join(dir, 'runs'), spec.id);
     mkdirSync(paths.findings, { recursive: true });
     mkdirSync(paths.state, { recursive: true });
@@ -47,7 +65,16 @@ describe('status while a pass starts a session', () => {
     writeFileSync(paths.session, serializeSession({ n: 2, mode: 'resume', startedAt: new Date() }));
     const wrapper = new Promise<void>((resolve) =>
       setTimeout(() => {
-        spawnSync(tmux, ['-S', socket, 'new-session', '-d', '-s', tmuxSessionName(specOf().id), 'sleep', '30']);
+        spawnSync(tmux, [
+          '-S',
+          socket,
+          'new-session',
+          '-d',
+          '-s',
+          tmuxSessionName(specOf().id),
+          'sleep',
+          '30',
+        ]);
         resolve();
       }, 200),
     );
@@ -57,7 +84,10 @@ describe('status while a pass starts a session', () => {
   });
 
   it('a session started an hour ago whose agent and wrapper are gone is shown as it is', async () => {
-    writeFileSync(paths.session, serializeSession({ n: 2, mode: 'resume', startedAt: new Date(Date.now() - 3600_000) }));
+    writeFileSync(
+      paths.session,
+      serializeSession({ n: 2, mode: 'resume', startedAt: new Date(Date.now() - 3600_000) }),
+    );
     const row = await status();
     expect(row.state).toBe('waiting');
     expect(row.reason).toMatch(/agent ended \(no exit status recorded\)/);

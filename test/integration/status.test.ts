@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 interface Row {
@@ -18,7 +19,20 @@ interface Row {
   reason: string;
 }
 
-const FIELDS = ['id', 'task', 'state', 'workspace', 'startedAt', 'endsAt', 'restarts', 'maxRestarts', 'findings', 'questions', 'lastOutputAt', 'reason'];
+const FIELDS = [
+  'id',
+  'task',
+  'state',
+  'workspace',
+  'startedAt',
+  'endsAt',
+  'restarts',
+  'maxRestarts',
+  'findings',
+  'questions',
+  'lastOutputAt',
+  'reason',
+];
 const isIso = (s: string | null) => typeof s === 'string' && new Date(s).toISOString() === s;
 
 describe('status', () => {
@@ -36,7 +50,12 @@ describe('status', () => {
 
   it('shows a table and --json with every field, counting findings and open questions', async () => {
     sb.setBehaviour({ work: 60 });
-    const { id, workspace } = await sb.launch('Count what I found', ['--duration', '1h', '--max-restarts', '4']);
+    const { id, workspace } = await sb.launch('Count what I found', [
+      '--duration',
+      '1h',
+      '--max-restarts',
+      '4',
+    ]);
     await sb.agentPid(id);
     // What the agent would write: two findings (one nested, plus a hidden file that does not
     // count) and three questions, one of them answered.
@@ -54,7 +73,17 @@ describe('status', () => {
     const [json, ...more] = await rows();
     expect(more).toEqual([]);
     for (const f of FIELDS) expect(json, f).toHaveProperty(f);
-    expect(json).toMatchObject({ id, task: 'Count what I found', state: 'running', workspace, restarts: 0, maxRestarts: 4, findings: 2, questions: 2, reason: '' });
+    expect(json).toMatchObject({
+      id,
+      task: 'Count what I found',
+      state: 'running',
+      workspace,
+      restarts: 0,
+      maxRestarts: 4,
+      findings: 2,
+      questions: 2,
+      reason: '',
+    });
     expect([json?.startedAt, json?.endsAt, json?.lastOutputAt].every((t) => isIso(t ?? null))).toBe(true);
     expect(new Date(json?.endsAt ?? 0).getTime() - new Date(json?.startedAt ?? 0).getTime()).toBe(3600_000);
 
@@ -92,7 +121,9 @@ describe('status', () => {
     expect(r.stdout).toMatch(new RegExp(`^${broken.id}: skipped: run\\.yaml`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^${healthy.id}: resumed`, 'm'));
     await sb.agentPid(healthy.id, 2);
-    expect(sb.calls().filter((c) => c.cwd === healthy.workspace && c.argv.includes('--resume'))).toHaveLength(1);
+    expect(sb.calls().filter((c) => c.cwd === healthy.workspace && c.argv.includes('--resume'))).toHaveLength(
+      1,
+    );
     expect(sb.calls().filter((c) => c.cwd === broken.workspace)).toHaveLength(1);
 
     const all = await rows();
@@ -105,7 +136,12 @@ describe('status', () => {
     const table = await sb.run(['status']);
     expect(table.exitCode).toBe(0);
     const at = table.stdout.split('\n').findIndex((l) => l.startsWith(broken.id));
-    expect(table.stdout.split('\n').slice(at, at + 2).join('\n')).toMatch(/run\.yaml/);
+    expect(
+      table.stdout
+        .split('\n')
+        .slice(at, at + 2)
+        .join('\n'),
+    ).toMatch(/run\.yaml/);
   });
 
   it('status <unique prefix> shows that run with its details block', async () => {
@@ -141,11 +177,16 @@ describe('status', () => {
     await sb.agentPid(id);
     writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
     expect((await sb.run(['stop', id])).exitCode).toBe(0);
-    const row = async () => (JSON.parse((await sb.run(['status', '--json'])).stdout) as { questions: number; findings: number }[])[0];
+    const row = async () =>
+      (
+        JSON.parse((await sb.run(['status', '--json'])).stdout) as { questions: number; findings: number }[]
+      )[0];
     expect(await row()).toMatchObject({ questions: 1, findings: 0 });
-    writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n');
+    writeFileSync(
+      sb.ws(id, 'questions.md'),
+      '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n',
+    );
     writeFileSync(sb.ws(id, 'findings', 'late.md'), '# Added in the morning\n');
     expect(await row()).toMatchObject({ questions: 0, findings: 1 });
   });
 });
-

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { resolveExecutable } from '../../src/adapters/which.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
@@ -20,7 +21,9 @@ describe('the wrapper', () => {
     chmodSync(join(bin, 'sync'), 0o755);
     // The agent is gone long before the pid record is on disk.
     sb.setBehaviour([{ exit: 3 }, { work: 60 }]);
-    const { id } = await sb.launch('Exit while the pid is flushed', ['--duration', '1h'], { PATH: `${bin}:${sb.env.PATH}` });
+    const { id } = await sb.launch('Exit while the pid is flushed', ['--duration', '1h'], {
+      PATH: `${bin}:${sb.env.PATH}`,
+    });
     const record = await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     expect(record).toMatch(/^3 1 \d+\n$/);
     // And the pass the wrapper starts at the end survives the pane closing: it resumes the run.
@@ -33,7 +36,9 @@ describe('the wrapper', () => {
     const { id, session } = await sb.launch('Watch me work', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
     const pane = async () => (await sb.tmux(['capture-pane', '-p', '-t', `=${session}:`])).stdout;
-    const shown = await waitFor(async () => ((await pane()).includes('overnight logs -f') ? pane() : null), { what: 'the header in the pane' });
+    const shown = await waitFor(async () => ((await pane()).includes('overnight logs -f') ? pane() : null), {
+      what: 'the header in the pane',
+    });
     expect(shown).toContain(`overnight: run ${id}, session 1, agent pid ${pid}`);
     expect(shown).toContain(`follow it with: overnight logs -f ${id}`);
     expect(shown).toContain(`overnight stop ${id}`);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agent-args.js';
 import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
 import type { RunSpec, SessionMode } from '../../src/core/types.js';
@@ -8,7 +9,13 @@ const NOW = new Date('2026-11-22T03:00:00Z');
 const UUID = '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a';
 const TASK = 'Survey "CRDT" libraries; $(whoami) `id`\nsecond line';
 
-const spec = (over: Partial<RunSpec> = {}) => base({ task: TASK, sessionId: UUID, allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'], ...over });
+const spec = (over: Partial<RunSpec> = {}) =>
+  base({
+    task: TASK,
+    sessionId: UUID,
+    allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
+    ...over,
+  });
 
 const BASE = ['-p', '--output-format', 'stream-json', '--verbose'];
 
@@ -18,32 +25,99 @@ describe('agentArgs', () => {
       'initial, no model',
       {},
       'initial',
-      [...BASE, '--session-id', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
+      [
+        ...BASE,
+        '--session-id',
+        UUID,
+        '--permission-mode',
+        'acceptEdits',
+        '--allowedTools',
+        'Read',
+        'Write',
+        'Edit',
+        'Glob',
+        'Grep',
+        'WebSearch',
+        'WebFetch',
+      ],
     ],
-    ['initial with a model', { model: 'opus', allowedTools: ['Read'] }, 'initial', [...BASE, '--session-id', UUID, '--model', 'opus', '--permission-mode', 'acceptEdits', '--allowedTools', 'Read']],
-    ['resume', { allowedTools: ['Read'] }, 'resume', [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Read']],
-    ['synthesis with a model', { model: 'claude-opus-4-1', permissionMode: 'plan', allowedTools: ['Read'] }, 'synthesis', [...BASE, '--resume', UUID, '--model', 'claude-opus-4-1', '--permission-mode', 'plan', '--allowedTools', 'Read']],
-    ['no tools: no --allowedTools', { allowedTools: [] }, 'resume', [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits']],
+    [
+      'initial with a model',
+      { model: 'opus', allowedTools: ['Read'] },
+      'initial',
+      [
+        ...BASE,
+        '--session-id',
+        UUID,
+        '--model',
+        'opus',
+        '--permission-mode',
+        'acceptEdits',
+        '--allowedTools',
+        'Read',
+      ],
+    ],
+    [
+      'resume',
+      { allowedTools: ['Read'] },
+      'resume',
+      [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Read'],
+    ],
+    [
+      'synthesis with a model',
+      { model: 'claude-opus-4-1', permissionMode: 'plan', allowedTools: ['Read'] },
+      'synthesis',
+      [
+        ...BASE,
+        '--resume',
+        UUID,
+        '--model',
+        'claude-opus-4-1',
+        '--permission-mode',
+        'plan',
+        '--allowedTools',
+        'Read',
+      ],
+    ],
+    [
+      'no tools: no --allowedTools',
+      { allowedTools: [] },
+      'resume',
+      [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits'],
+    ],
     [
       'patterns with commas and spaces stay one argument each',
       { allowedTools: ['Bash(git log:*)', 'Bash(npm run test, lint)', 'WebFetch(domain:example.com)'] },
       'initial',
-      [...BASE, '--session-id', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(git log:*)', 'Bash(npm run test, lint)', 'WebFetch(domain:example.com)'],
+      [
+        ...BASE,
+        '--session-id',
+        UUID,
+        '--permission-mode',
+        'acceptEdits',
+        '--allowedTools',
+        'Bash(git log:*)',
+        'Bash(npm run test, lint)',
+        'WebFetch(domain:example.com)',
+      ],
     ],
   ])('%s', (_name, over, mode, want) => {
     expect(agentArgs(spec(over), mode)).toEqual(want);
   });
 
-  test.each<SessionMode>(['initial', 'resume', 'synthesis'])('%s: --allowedTools comes last, the task and prompt never', (mode) => {
-    const s = spec({ model: 'opus' });
-    const args = agentArgs(s, mode);
-    const at = args.indexOf('--allowedTools');
-    expect(args.slice(at + 1)).toEqual(s.allowedTools);
-    expect(args.filter((a) => a.startsWith('--')).at(-1)).toBe('--allowedTools');
-    expect(args.join('\n')).not.toContain('CRDT');
-    expect(args.join('\n')).not.toContain(promptFor(s, mode, NOW).trim());
-    expect(args.filter((a) => a === '--session-id' || a === '--resume')).toHaveLength(1);
-  });
+  test.each<SessionMode>(['initial', 'resume', 'synthesis'])(
+    '%s: --allowedTools comes last, the task and prompt never',
+    (mode) => {
+      const s = spec({ model: 'opus' });
+      const args = agentArgs(s, mode);
+      const at = args.indexOf('--allowedTools');
+      expect(args.slice(at + 1)).toEqual(s.allowedTools);
+      expect(args.filter((a) => a.startsWith('--')).at(-1)).toBe('--allowedTools');
+      expect(args.join('\n')).not.toContain('CRDT');
+      expect(args.join('\n')).not.toContain(promptFor(s, mode, NOW).trim());
+      expect(args.filter((a) => a === '--session-id' || a === '--resume')).toHaveLength(1);
+    },
+  );
 
   test.each<[SessionMode, string, string]>([
     ['initial', '--session-id', '--resume'],

@@ -1,13 +1,32 @@
 import { describe, expect, test } from 'vitest';
+
 import { failureStreak, restartDelay } from '../../src/core/backoff.js';
 import type { Limits, RestartEntry, SessionMode } from '../../src/core/types.js';
 
 // backoff 30s doubling to 10m; healthy after 10m of running.
-const LIMITS: Limits = { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300, maxTranscript: 256 * 1024 * 1024, stopGrace: 10 };
+const LIMITS: Limits = {
+  maxRestarts: 5,
+  synthesisBudget: 1800,
+  staleAfter: 1800,
+  hangGrace: 300,
+  backoff: 30,
+  backoffMax: 600,
+  healthyAfter: 600,
+  minUptime: 60,
+  limitMargin: 300,
+  maxTranscript: 256 * 1024 * 1024,
+  stopGrace: 10,
+};
 
 /** restart.log entries, oldest first, each with the uptime of the session it followed. */
 function log(...entries: [SessionMode, number | null][]): RestartEntry[] {
-  return entries.map(([mode, uptime], i) => ({ at: new Date(Date.UTC(2026, 10, 22, 0, i)), mode, exit: 1, uptime, reason: 'x' }));
+  return entries.map(([mode, uptime], i) => ({
+    at: new Date(Date.UTC(2026, 10, 22, 0, i)),
+    mode,
+    exit: 1,
+    uptime,
+    reason: 'x',
+  }));
 }
 
 describe('restartDelay', () => {
@@ -18,7 +37,12 @@ describe('restartDelay', () => {
     ['third: doubled', log(['resume', 3], ['resume', 4]), 2, 60],
     ['fourth: doubled again', log(['resume', 3], ['resume', 4], ['resume', 1]), 2, 120],
     ['capped at backoff_max', log(...Array<[SessionMode, number]>(10).fill(['resume', 1])), 1, 600],
-    ['a healthy session in between resets the count', log(['resume', 1], ['resume', 1], ['resume', 700], ['resume', 2]), 3, 30],
+    [
+      'a healthy session in between resets the count',
+      log(['resume', 1], ['resume', 1], ['resume', 700], ['resume', 2]),
+      3,
+      30,
+    ],
     ['quick clean exits (continue) count like crashes', log(['continue', 5], ['continue', 5]), 5, 60],
     ['the synthesis is not part of the streak', log(['resume', 1], ['synthesis', 1]), 1, 0],
     ['an unknown uptime ends the streak', log(['resume', 1], ['resume', null]), 1, 0],

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import {
   countOpenQuestions,
   epochSeconds,
@@ -43,7 +44,7 @@ describe('renderClaudeMd', () => {
     'Survey CRDT libraries for offline sync',
     'Compare these:\n```ts\nconst a = 1;\n```\nand explain',
     'Nested: ````md\n```js\nx\n```\n````\nend',
-    "Quotes \"double\" 'single' $(rm -rf ~) `whoami` ${HOME} \\n <!-- --> # not a heading",
+    'Quotes "double" \'single\' $(rm -rf ~) `whoami` ${HOME} \\n <!-- --> # not a heading',
     '```',
     'trailing backticks ``````',
     '  leading spaces\n\n\ttabs\n\nblank lines above\n',
@@ -79,7 +80,9 @@ describe('renderClaudeMd', () => {
 
   test('the synthesis may start at 80 % of the run', () => {
     // 23:15 + 0.8 × 8h = 05:39 UTC
-    expect(md).toContain(`Do not start the final synthesis before ${humanTime(new Date('2026-11-22T05:39:00Z'))}`);
+    expect(md).toContain(
+      `Do not start the final synthesis before ${humanTime(new Date('2026-11-22T05:39:00Z'))}`,
+    );
   });
 });
 
@@ -117,7 +120,10 @@ describe('prompts', () => {
   });
 });
 
-const q = (title: string, ...lines: string[]) => [`## ${title}`, '- Best guess: yes', '- Why it matters: scope', '- Priority: high', ...lines, ''].join('\n');
+const q = (title: string, ...lines: string[]) =>
+  [`## ${title}`, '- Best guess: yes', '- Why it matters: scope', '- Priority: high', ...lines, ''].join(
+    '\n',
+  );
 
 describe('countOpenQuestions', () => {
   test.each([

@@ -15,9 +15,27 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Write'],
-    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 300, maxTranscript: 256 * 1024 * 1024, stopGrace: 10 },
+    limits: {
+      maxRestarts: 5,
+      synthesisBudget: 1800,
+      staleAfter: 1800,
+      hangGrace: 300,
+      backoff: 30,
+      backoffMax: 600,
+      healthyAfter: 600,
+      minUptime: 60,
+      limitMargin: 300,
+      maxTranscript: 256 * 1024 * 1024,
+      stopGrace: 10,
+    },
     maxCost: null,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js', tmuxSocket: null },
+    paths: {
+      claude: '/usr/bin/claude',
+      tmux: '/usr/bin/tmux',
+      node: '/usr/bin/node',
+      cli: '/opt/overnight/bin/overnight.js',
+      tmuxSocket: null,
+    },
     ...over,
   };
 }
@@ -65,7 +83,13 @@ export function exited(code: number) {
 }
 
 export function restarts(...modes: SessionMode[]): RestartEntry[] {
-  return modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 0, i)), mode, exit: 1, uptime: 3600, reason: 'agent ended (exit 1)' }));
+  return modes.map((mode, i) => ({
+    at: new Date(Date.UTC(2026, 10, 22, 0, i)),
+    mode,
+    exit: 1,
+    uptime: 3600,
+    reason: 'agent ended (exit 1)',
+  }));
 }
 
 export const crashes = (n: number): SessionMode[] => Array<SessionMode>(n).fill('resume');

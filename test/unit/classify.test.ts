@@ -1,9 +1,23 @@
 import { expect, test } from 'vitest';
+
 import { classifyEnd, waitingPrompt, type EndClass, type EndFacts } from '../../src/core/classify.js';
 
 const ok = { isError: false, subtype: 'success', text: 'done' };
-const err = (text: string, extra: Partial<NonNullable<EndFacts['result']>> = {}) => ({ isError: true, subtype: 'success', text, ...extra });
-const facts = (over: Partial<EndFacts>): EndFacts => ({ exitCode: 1, result: null, limited: false, auth: false, reportExists: false, stoppedByUs: false, ...over });
+const err = (text: string, extra: Partial<NonNullable<EndFacts['result']>> = {}) => ({
+  isError: true,
+  subtype: 'success',
+  text,
+  ...extra,
+});
+const facts = (over: Partial<EndFacts>): EndFacts => ({
+  exitCode: 1,
+  result: null,
+  limited: false,
+  auth: false,
+  reportExists: false,
+  stoppedByUs: false,
+  ...over,
+});
 
 test.each<[string, Partial<EndFacts>, EndClass]>([
   ['a result, no error, REPORT.md', { exitCode: 0, result: ok, reportExists: true }, 'finished'],

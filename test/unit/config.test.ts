@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+
 import {
   CONFIG_KEYS,
   DEFAULT_ALLOWED_TOOLS,
@@ -63,11 +64,31 @@ describe('precedence: flag > env > file > default', () => {
   const flags = { duration: '2h', max_restarts: '9' };
 
   test.each<[string, Partial<Layers>, Partial<Settings>]>([
-    ['default only', {}, { duration: 28800, maxRestarts: 5, model: null, permissionMode: 'acceptEdits', backoff: 30 }],
-    ['file over default', { file }, { duration: 14400, maxRestarts: 3, model: 'sonnet', permissionMode: 'plan', backoff: 60 }],
-    ['env over file', { file, env }, { duration: 21600, maxRestarts: 7, model: 'opus', permissionMode: 'plan', backoff: 60 }],
-    ['flag over env', { file, env, flags }, { duration: 7200, maxRestarts: 9, model: 'opus', permissionMode: 'plan', backoff: 60 }],
-    ['flag over default', { flags: { model: 'claude-opus-4-1' } }, { model: 'claude-opus-4-1', duration: 28800 }],
+    [
+      'default only',
+      {},
+      { duration: 28800, maxRestarts: 5, model: null, permissionMode: 'acceptEdits', backoff: 30 },
+    ],
+    [
+      'file over default',
+      { file },
+      { duration: 14400, maxRestarts: 3, model: 'sonnet', permissionMode: 'plan', backoff: 60 },
+    ],
+    [
+      'env over file',
+      { file, env },
+      { duration: 21600, maxRestarts: 7, model: 'opus', permissionMode: 'plan', backoff: 60 },
+    ],
+    [
+      'flag over env',
+      { file, env, flags },
+      { duration: 7200, maxRestarts: 9, model: 'opus', permissionMode: 'plan', backoff: 60 },
+    ],
+    [
+      'flag over default',
+      { flags: { model: 'claude-opus-4-1' } },
+      { model: 'claude-opus-4-1', duration: 28800 },
+    ],
     ['an empty env value is unset', { file, env: { OVERNIGHT_DURATION: '' } }, { duration: 14400 }],
     ['an undefined flag is unset', { env, flags: { duration: undefined } }, { duration: 21600 }],
   ])('%s', (_name, layers, want) => {
@@ -91,9 +112,15 @@ describe('precedence: flag > env > file > default', () => {
     const file = fromYaml('runs_dir: /data/file-runs\nclaude: /file/claude\n');
     const env = { OVERNIGHT_HOME: '/data/env-runs', OVERNIGHT_CLAUDE: '/env/claude' };
     expect(resolve({ file }).settings).toMatchObject({ runsDir: '/data/file-runs', claude: '/file/claude' });
-    expect(resolve({ file, env }).settings).toMatchObject({ runsDir: '/data/env-runs', claude: '/env/claude' });
+    expect(resolve({ file, env }).settings).toMatchObject({
+      runsDir: '/data/env-runs',
+      claude: '/env/claude',
+    });
     const flags = { runs_dir: '/data/flag-runs', claude: 'claude-beta' };
-    expect(resolve({ file, env, flags }).settings).toMatchObject({ runsDir: '/data/flag-runs', claude: 'claude-beta' });
+    expect(resolve({ file, env, flags }).settings).toMatchObject({
+      runsDir: '/data/flag-runs',
+      claude: 'claude-beta',
+    });
   });
 });
 
@@ -103,13 +130,33 @@ describe('values', () => {
     ['runs_dir as "~"', 'runs_dir: "~"\n', { runsDir: HOME }],
     ['runs_dir with ~ inside is literal', 'runs_dir: /data/~x\n', { runsDir: '/data/~x' }],
     ['claude with ~/', 'claude: ~/bin/claude\n', { claude: '/home/ada/bin/claude' }],
-    ['allowed_tools as a YAML list', 'allowed_tools: [Read, "Bash(git log:*)", WebFetch]\n', { allowedTools: ['Read', 'Bash(git log:*)', 'WebFetch'] }],
-    ['allowed_tools as a block list', 'allowed_tools:\n  - Read\n  - Grep\n', { allowedTools: ['Read', 'Grep'] }],
-    ['allowed_tools as a comma string', 'allowed_tools: "Read, Write,,Grep "\n', { allowedTools: ['Read', 'Write', 'Grep'] }],
+    [
+      'allowed_tools as a YAML list',
+      'allowed_tools: [Read, "Bash(git log:*)", WebFetch]\n',
+      { allowedTools: ['Read', 'Bash(git log:*)', 'WebFetch'] },
+    ],
+    [
+      'allowed_tools as a block list',
+      'allowed_tools:\n  - Read\n  - Grep\n',
+      { allowedTools: ['Read', 'Grep'] },
+    ],
+    [
+      'allowed_tools as a comma string',
+      'allowed_tools: "Read, Write,,Grep "\n',
+      { allowedTools: ['Read', 'Write', 'Grep'] },
+    ],
     ['numbers as YAML numbers', 'max_restarts: 0\nmodel: 4\n', { maxRestarts: 0, model: '4' }],
     ['model: null keeps the default', 'model: null\n', { model: null }],
-    ['zero is allowed where a wait may be off', 'hang_grace: 0s\nbackoff: 0s\nbackoff_max: 0m\nhealthy_after: 0h\nmin_uptime: 0s\n', { hangGrace: 0, backoff: 0, backoffMax: 0, healthyAfter: 0, minUptime: 0 }],
-    ['durations in any unit', 'duration: 1h30m\nsynthesis_budget: 45M\nstale_after: 1d\n', { duration: 5400, synthesisBudget: 2700, staleAfter: 86400 }],
+    [
+      'zero is allowed where a wait may be off',
+      'hang_grace: 0s\nbackoff: 0s\nbackoff_max: 0m\nhealthy_after: 0h\nmin_uptime: 0s\n',
+      { hangGrace: 0, backoff: 0, backoffMax: 0, healthyAfter: 0, minUptime: 0 },
+    ],
+    [
+      'durations in any unit',
+      'duration: 1h30m\nsynthesis_budget: 45M\nstale_after: 1d\n',
+      { duration: 5400, synthesisBudget: 2700, staleAfter: 86400 },
+    ],
   ])('%s', (_name, yaml, want) => {
     const { settings, problems } = resolve({ file: fromYaml(yaml) });
     expect(problems).toEqual([]);
@@ -117,7 +164,9 @@ describe('values', () => {
   });
 
   test('env OVERNIGHT_HOME with ~/ and a comma list of tools', () => {
-    const { settings } = resolve({ env: { OVERNIGHT_HOME: '~/runs', OVERNIGHT_ALLOWED_TOOLS: 'Read,WebSearch' } });
+    const { settings } = resolve({
+      env: { OVERNIGHT_HOME: '~/runs', OVERNIGHT_ALLOWED_TOOLS: 'Read,WebSearch' },
+    });
     expect(settings.runsDir).toBe('/home/ada/runs');
     expect(settings.allowedTools).toEqual(['Read', 'WebSearch']);
   });
@@ -165,7 +214,10 @@ describe('problems', () => {
   });
 
   test('a bad env value leaves the file value standing, and names the variable', () => {
-    const { settings, problems } = resolve({ file: fromYaml('duration: 4h\n'), env: { OVERNIGHT_DURATION: 'all night' } });
+    const { settings, problems } = resolve({
+      file: fromYaml('duration: 4h\n'),
+      env: { OVERNIGHT_DURATION: 'all night' },
+    });
     expect(settings.duration).toBe(14400);
     expect(problems).toHaveLength(1);
     expect(describeProblem(problems[0]!)).toBe(
@@ -174,9 +226,14 @@ describe('problems', () => {
   });
 
   test('a bad flag leaves the env value standing, and names the flag', () => {
-    const { settings, problems } = resolve({ env: { OVERNIGHT_MAX_RESTARTS: '2' }, flags: { max_restarts: 'lots' } });
+    const { settings, problems } = resolve({
+      env: { OVERNIGHT_MAX_RESTARTS: '2' },
+      flags: { max_restarts: 'lots' },
+    });
     expect(settings.maxRestarts).toBe(2);
-    expect(describeProblem(problems[0]!)).toBe('--max-restarts: max_restarts = "lots" is not valid; expected a whole number, 0 or more');
+    expect(describeProblem(problems[0]!)).toBe(
+      '--max-restarts: max_restarts = "lots" is not valid; expected a whole number, 0 or more',
+    );
   });
 
   test('an unknown key lists the known keys; the other keys still apply', () => {
@@ -191,7 +248,9 @@ describe('problems', () => {
   });
 
   test('an unknown flag key is a problem too', () => {
-    expect(describeProblem(resolve({ flags: { colour: 'red' } }).problems[0]!)).toMatch(/^--colour: unknown key "colour"; known keys: runs_dir, /);
+    expect(describeProblem(resolve({ flags: { colour: 'red' } }).problems[0]!)).toMatch(
+      /^--colour: unknown key "colour"; known keys: runs_dir, /,
+    );
   });
 
   test.each([
@@ -206,7 +265,10 @@ describe('problems', () => {
   });
 
   test('every problem is reported, not just the first', () => {
-    const { problems } = resolve({ file: fromYaml('duration: x\nbackoff: y\nnope: 1\n'), env: { OVERNIGHT_MODEL: 'a b' } });
+    const { problems } = resolve({
+      file: fromYaml('duration: x\nbackoff: y\nnope: 1\n'),
+      env: { OVERNIGHT_MODEL: 'a b' },
+    });
     expect(problems.map((p) => p.key)).toEqual(['duration', 'backoff', 'nope', 'model']);
   });
 });
@@ -226,6 +288,25 @@ test.each<[string, number | undefined]>([
 test('limitsOf takes every limit a run is launched with, and nothing else', () => {
   const { settings } = resolve({ env: { OVERNIGHT_STOP_GRACE: '3s', OVERNIGHT_MAX_RESTARTS: '2' } });
   const limits = limitsOf(settings);
-  expect(limits).toMatchObject({ stopGrace: 3, maxRestarts: 2, limitMargin: 300, maxTranscript: 256 * 1024 ** 2 });
-  expect(Object.keys(limits).sort()).toEqual(['backoff', 'backoffMax', 'hangGrace', 'healthyAfter', 'limitMargin', 'maxRestarts', 'maxTranscript', 'minUptime', 'staleAfter', 'stopGrace', 'synthesisBudget'].sort());
+  expect(limits).toMatchObject({
+    stopGrace: 3,
+    maxRestarts: 2,
+    limitMargin: 300,
+    maxTranscript: 256 * 1024 ** 2,
+  });
+  expect(Object.keys(limits).sort()).toEqual(
+    [
+      'backoff',
+      'backoffMax',
+      'hangGrace',
+      'healthyAfter',
+      'limitMargin',
+      'maxRestarts',
+      'maxTranscript',
+      'minUptime',
+      'staleAfter',
+      'stopGrace',
+      'synthesisBudget',
+    ].sort(),
+  );
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import { runDetails, type DetailsRow } from '../../src/core/details.js';
 
 process.env.TZ = 'UTC';
@@ -40,11 +41,16 @@ describe('runDetails', () => {
     expect(field(lines, 'activity')).toBe('30s ago');
     expect(field(lines, 'sessions')).toBe('2, 1 restart of 5 allowed, $1.23 (12,345 tokens in, 678 out)');
     expect(field(lines, 'watch')).toBe('tmux attach -t overnight-2026-11-21-2315-survey-crdt');
-    for (const absent of ['report', 'questions', 'findings', 'reason', 'denied']) expect(field(lines, absent), absent).toBeUndefined();
+    for (const absent of ['report', 'questions', 'findings', 'reason', 'denied'])
+      expect(field(lines, absent), absent).toBeUndefined();
   });
 
   test('a finished run: where the report, the questions and the findings are; no tmux to attach to', () => {
-    const lines = runDetails(row({ state: 'done', reason: 'REPORT.md written', questions: 3, findings: 1, restarts: 0 }), { report: true }, NOW);
+    const lines = runDetails(
+      row({ state: 'done', reason: 'REPORT.md written', questions: 3, findings: 1, restarts: 0 }),
+      { report: true },
+      NOW,
+    );
     expect(field(lines, 'ends')).toBe('Sun 22 Nov 2026, 07:15 (UTC+00:00)');
     expect(field(lines, 'sessions')).toMatch(/^2, 0 restarts of 5 allowed/);
     expect(field(lines, 'report')).toBe(`${WS}/REPORT.md`);
@@ -56,14 +62,36 @@ describe('runDetails', () => {
 
   test('past its end, still writing the report; denied tools and warnings said too', () => {
     const denied = { count: 14, tools: [{ name: 'Bash', count: 14 }] };
-    const lines = runDetails(row({ state: 'synthesizing', endsAt: '2026-11-22T03:00:00Z', permissionDenials: denied, warnings: ['resumed into a new conversation'] }), { report: false }, NOW);
+    const lines = runDetails(
+      row({
+        state: 'synthesizing',
+        endsAt: '2026-11-22T03:00:00Z',
+        permissionDenials: denied,
+        warnings: ['resumed into a new conversation'],
+      }),
+      { report: false },
+      NOW,
+    );
     expect(field(lines, 'ends')).toBe('Sun 22 Nov 2026, 03:00 (UTC+00:00) (time is up)');
     expect(field(lines, 'denied')).toMatch(/^14 tool calls denied by permissions \(Bash 14\)/);
     expect(field(lines, 'warning')).toBe('resumed into a new conversation');
   });
 
   test('a run whose files are unusable still says what it can', () => {
-    const lines = runDetails(row({ task: null, startedAt: null, endsAt: null, sessions: undefined, tokens: undefined, maxRestarts: null, state: 'waiting', reason: 'run.yaml is corrupt' }), { report: false }, NOW);
+    const lines = runDetails(
+      row({
+        task: null,
+        startedAt: null,
+        endsAt: null,
+        sessions: undefined,
+        tokens: undefined,
+        maxRestarts: null,
+        state: 'waiting',
+        reason: 'run.yaml is corrupt',
+      }),
+      { report: false },
+      NOW,
+    );
     expect(field(lines, 'task')).toBe('(unknown)');
     expect(field(lines, 'started')).toBe('?');
     expect(field(lines, 'ends')).toBe('?');

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import { formatDuration, parseDuration, parseUntil } from '../../src/core/duration.js';
 
 describe('parseDuration', () => {
@@ -20,12 +21,25 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(seconds);
   });
 
-  test.each(['', ' ', '10', 'abc', '5x', '-5m', '+5m', 'm', '30mm', '1h 30m', '30 m', '1,5h', '5m-', 'h30m', '.5h'])(
-    '%j is not a duration',
-    (text) => {
-      expect(parseDuration(text)).toBeUndefined();
-    },
-  );
+  test.each([
+    '',
+    ' ',
+    '10',
+    'abc',
+    '5x',
+    '-5m',
+    '+5m',
+    'm',
+    '30mm',
+    '1h 30m',
+    '30 m',
+    '1,5h',
+    '5m-',
+    'h30m',
+    '.5h',
+  ])('%j is not a duration', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
 });
 
 describe('formatDuration', () => {
@@ -107,7 +121,18 @@ describe('parseUntil ISO 8601', () => {
 
 describe('parseUntil rejects', () => {
   const now = new Date('2026-11-21T23:15:00Z');
-  test.each(['25:00', '24:00', '07:60', '7pm', 'tomorrow', '', '0700', '07:00:00x', '2026-13-40T07:00:00Z', 'T07:00'])('%j', (text) => {
+  test.each([
+    '25:00',
+    '24:00',
+    '07:60',
+    '7pm',
+    'tomorrow',
+    '',
+    '0700',
+    '07:00:00x',
+    '2026-13-40T07:00:00Z',
+    'T07:00',
+  ])('%j', (text) => {
     expect(parseUntil(text, now)).toBeUndefined();
   });
 });

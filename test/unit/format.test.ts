@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import { ago, formatTable, supervisionWarning, timeLeft, type TableRow } from '../../src/core/format.js';
 import type { RunState } from '../../src/core/types.js';
 
@@ -55,7 +56,9 @@ describe('ago', () => {
 
 describe('formatTable', () => {
   test('the header alone when there are no runs', () => {
-    expect(formatTable([], NOW)).toEqual(['RUN  STATE  LEFT  RESTARTS  FINDINGS  QUESTIONS  COST  LAST ACTIVITY']);
+    expect(formatTable([], NOW)).toEqual([
+      'RUN  STATE  LEFT  RESTARTS  FINDINGS  QUESTIONS  COST  LAST ACTIVITY',
+    ]);
   });
 
   test('columns are aligned to the widest cell, two spaces apart, the last one unpadded', () => {
@@ -63,8 +66,21 @@ describe('formatTable', () => {
       [
         row(),
         row({
-          id: '2026-11-20-2200-x', state: 'failed', restarts: 5, findings: 12, questions: 0, lastOutputAt: null, reason: 'circuit breaker: 5 restarts, last exit 1',
-          costUsd: 12.345, permissionDenials: { count: 14, tools: [{ name: 'WebFetch', count: 9 }, { name: 'Bash', count: 5 }] },
+          id: '2026-11-20-2200-x',
+          state: 'failed',
+          restarts: 5,
+          findings: 12,
+          questions: 0,
+          lastOutputAt: null,
+          reason: 'circuit breaker: 5 restarts, last exit 1',
+          costUsd: 12.345,
+          permissionDenials: {
+            count: 14,
+            tools: [
+              { name: 'WebFetch', count: 9 },
+              { name: 'Bash', count: 5 },
+            ],
+          },
         }),
       ],
       NOW,
@@ -85,7 +101,9 @@ describe('formatTable', () => {
       row({ id: 'mid-length-id', state: 'paused', endsAt: null, lastOutputAt: null }),
     ];
     const [header, ...body] = formatTable(rows, NOW) as [string, ...string[]];
-    const starts = ['STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'].map((h) => header.indexOf(h));
+    const starts = ['STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'].map((h) =>
+      header.indexOf(h),
+    );
     const dataLines = body.filter((l) => !l.startsWith('  └'));
     expect(dataLines).toHaveLength(3);
     for (const line of dataLines) {
@@ -115,12 +133,37 @@ describe('formatTable', () => {
   });
 
   test('reason lines follow their own run', () => {
-    const lines = formatTable([row({ id: 'r1', state: 'done', reason: 'one' }), row({ id: 'r2' }), row({ id: 'r3', state: 'waiting', reason: 'three' })], NOW);
-    expect(lines.map((l) => l.split(' ')[0] || l.trim())).toEqual(['RUN', 'r1', '└ one', 'r2', 'r3', '└ three']);
+    const lines = formatTable(
+      [
+        row({ id: 'r1', state: 'done', reason: 'one' }),
+        row({ id: 'r2' }),
+        row({ id: 'r3', state: 'waiting', reason: 'three' }),
+      ],
+      NOW,
+    );
+    expect(lines.map((l) => l.split(' ')[0] || l.trim())).toEqual([
+      'RUN',
+      'r1',
+      '└ one',
+      'r2',
+      'r3',
+      '└ three',
+    ]);
   });
 
   test('a run with a problem is flagged with !, and unknown max restarts shown as ?', () => {
-    const lines = formatTable([row({ state: 'waiting', problem: 'run.yaml: not YAML', maxRestarts: null, restarts: 2, reason: 'run.yaml: not YAML' })], NOW);
+    const lines = formatTable(
+      [
+        row({
+          state: 'waiting',
+          problem: 'run.yaml: not YAML',
+          maxRestarts: null,
+          restarts: 2,
+          reason: 'run.yaml: not YAML',
+        }),
+      ],
+      NOW,
+    );
     expect(lines[1]).toMatch(/^2026-11-21-2315-survey-crdt {2}waiting! {2}4h15m {2}2\/\? /);
     expect(lines[2]).toBe('  └ run.yaml: not YAML');
   });
@@ -131,10 +174,22 @@ describe('supervisionWarning', () => {
   const cron = { backend: 'cron', everySeconds: 300 };
   test.each<[string, Parameters<typeof supervisionWarning>, RegExp | null]>([
     ['no live runs: nothing to say', [null, null, 0, NOW], null],
-    ['live runs, no schedule', [null, null, 2, NOW], /^warning: no schedule is installed: nothing will restart these runs if they crash\. Run `overnight schedule install`\.$/],
+    [
+      'live runs, no schedule',
+      [null, null, 2, NOW],
+      /^warning: no schedule is installed: nothing will restart these runs if they crash\. Run `overnight schedule install`\.$/,
+    ],
     ['a schedule that never ran', [cron, null, 1, NOW], /no reconcile pass has run yet \(cron every 5m\)/],
-    ['a pass 9 minutes ago, every 5m: fine', [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')], null],
-    ['a pass 11 minutes ago, every 5m: more than two intervals', [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')], /^warning: no reconcile pass for 11m \(cron every 5m\)/],
+    [
+      'a pass 9 minutes ago, every 5m: fine',
+      [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')],
+      null,
+    ],
+    [
+      'a pass 11 minutes ago, every 5m: more than two intervals',
+      [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')],
+      /^warning: no reconcile pass for 11m \(cron every 5m\)/,
+    ],
   ])('%s', (_name, args, want) => {
     const line = supervisionWarning(...args);
     if (want === null) expect(line).toBeNull();

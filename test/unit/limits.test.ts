@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+
 import { classifyLimit, parseResetTime } from '../../src/core/limits.js';
 
 const NOW = new Date('2026-11-21T23:40:00Z'); // a Saturday night
@@ -7,7 +8,11 @@ describe('parseResetTime', () => {
   test.each<[string, number, string | null]>([
     ["You've hit your session limit · resets 11:05am (UTC)", 0, '2026-11-22T11:05:00.000Z'],
     ["You've hit your 5-hour limit · resets 2am (Europe/Paris)", 0, '2026-11-22T01:00:00.000Z'],
-    ['Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).', 0, '2026-11-22T20:00:00.000Z'],
+    [
+      'Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).',
+      0,
+      '2026-11-22T20:00:00.000Z',
+    ],
     ['5-hour limit reached ∙ resets 3am', 60, '2026-11-22T02:00:00.000Z'],
     ["You've hit your weekly limit · resets Nov 24, 9:05am (UTC)", 0, '2026-11-24T09:05:00.000Z'],
     ["You've hit your weekly limit · resets Sep 15 at 7pm", 0, '2027-09-15T19:00:00.000Z'],
@@ -23,15 +28,24 @@ describe('parseResetTime', () => {
 describe('classifyLimit', () => {
   test('a rejected rate_limit_event is the reliable signal', () => {
     const resetsAt = new Date('2026-11-22T04:00:00Z');
-    expect(classifyLimit('anything', { status: 'rejected', resetsAt, type: 'five_hour' }, NOW, 0)).toEqual({ kind: 'wait', resetsAt, what: 'five_hour limit' });
+    expect(classifyLimit('anything', { status: 'rejected', resetsAt, type: 'five_hour' }, NOW, 0)).toEqual({
+      kind: 'wait',
+      resetsAt,
+      what: 'five_hour limit',
+    });
   });
 
   test('an allowed rate_limit_event and an unrelated error are no limit', () => {
-    expect(classifyLimit('API Error: 500', { status: 'allowed', resetsAt: null, type: 'five_hour' }, NOW, 0)).toBeNull();
+    expect(
+      classifyLimit('API Error: 500', { status: 'allowed', resetsAt: null, type: 'five_hour' }, NOW, 0),
+    ).toBeNull();
   });
 
   test('the old |epoch form', () => {
-    expect(classifyLimit('Claude AI usage limit reached|1795300000', null, NOW, 0)).toMatchObject({ kind: 'wait', resetsAt: new Date(1795300000 * 1000) });
+    expect(classifyLimit('Claude AI usage limit reached|1795300000', null, NOW, 0)).toMatchObject({
+      kind: 'wait',
+      resetsAt: new Date(1795300000 * 1000),
+    });
   });
 
   test.each([
@@ -44,7 +58,11 @@ describe('classifyLimit', () => {
   });
 
   test('a limit without a readable time still waits (the default applies)', () => {
-    expect(classifyLimit("You've hit your limit", null, NOW, 0)).toEqual({ kind: 'wait', resetsAt: null, what: "You've hit your limit" });
+    expect(classifyLimit("You've hit your limit", null, NOW, 0)).toEqual({
+      kind: 'wait',
+      resetsAt: null,
+      what: "You've hit your limit",
+    });
   });
 });
 
@@ -65,7 +83,11 @@ describe('every limit wording in the field is detected (claude-cli.md)', () => {
     expect(limit?.kind === 'wait' && limit.resetsAt).toBeInstanceOf(Date);
   });
 
-  test.each(['API Error: 500 Internal server error', 'Invalid API key · Fix external API key', 'the usage of limits in calculus'])('not a limit: %s', (text) => {
+  test.each([
+    'API Error: 500 Internal server error',
+    'Invalid API key · Fix external API key',
+    'the usage of limits in calculus',
+  ])('not a limit: %s', (text) => {
     expect(classifyLimit(text, null, NOW, 0)).toBeNull();
   });
 });

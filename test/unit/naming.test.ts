@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
+
 import {
   isRunId,
   resolveRunName,
   runId,
-  slugify,
   SLUG_MAX,
+  slugify,
   tmuxSessionName,
   uniqueRunId,
   wrapperInPanes,
@@ -18,7 +19,7 @@ describe('slugify', () => {
     ['Ünïcödé Ñandú', 'unicode-nandu'],
     ['  --Hello,   World!!--  ', 'hello-world'],
     ['a/b\\c:d*e?f"g<h>i|j', 'a-b-c-d-e-f-g-h-i-j'],
-    ['$(rm -rf ~) `x` \'q\'', 'rm-rf-x-q'],
+    ["$(rm -rf ~) `x` 'q'", 'rm-rf-x-q'],
     ['line one\nline two\ttab', 'line-one-line-two-tab'],
     ['UPPER lower 123', 'upper-lower-123'],
     ['snake_case_name', 'snake-case-name'],
@@ -44,9 +45,12 @@ describe('slugify', () => {
     expect(got.length).toBeLessThanOrEqual(SLUG_MAX);
   });
 
-  test.each(['Survey CRDT libraries', 'É—é—é', 'x'.repeat(100), '-a--b-', 'a - b -- c'])('%j uses only [a-z0-9-], no edge or double dashes', (text) => {
-    expect(slugify(text)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-  });
+  test.each(['Survey CRDT libraries', 'É—é—é', 'x'.repeat(100), '-a--b-', 'a - b -- c'])(
+    '%j uses only [a-z0-9-], no edge or double dashes',
+    (text) => {
+      expect(slugify(text)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    },
+  );
 });
 
 describe('runId', () => {

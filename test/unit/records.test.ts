@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+
 import {
   formatRestart,
   parseExitRecord,
@@ -16,10 +17,22 @@ const AT = new Date('2026-11-22T01:02:03.456Z');
 
 describe('restart.log', () => {
   test.each<[RestartEntry, string]>([
-    [{ at: AT, mode: 'resume', exit: 1, uptime: 42, reason: 'agent ended (exit 1)' }, '2026-11-22T01:02:03.456Z\tresume\texit=1\tuptime=42s\tagent ended (exit 1)\n'],
-    [{ at: AT, mode: 'synthesis', exit: 137, uptime: 3600, reason: 'end time reached' }, '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tuptime=3600s\tend time reached\n'],
-    [{ at: AT, mode: 'initial', exit: null, uptime: null, reason: 'first session was never started' }, '2026-11-22T01:02:03.456Z\tinitial\texit=-\tuptime=-\tfirst session was never started\n'],
-    [{ at: AT, mode: 'continue', exit: 0, uptime: 7, reason: '' }, '2026-11-22T01:02:03.456Z\tcontinue\texit=0\tuptime=7s\t\n'],
+    [
+      { at: AT, mode: 'resume', exit: 1, uptime: 42, reason: 'agent ended (exit 1)' },
+      '2026-11-22T01:02:03.456Z\tresume\texit=1\tuptime=42s\tagent ended (exit 1)\n',
+    ],
+    [
+      { at: AT, mode: 'synthesis', exit: 137, uptime: 3600, reason: 'end time reached' },
+      '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tuptime=3600s\tend time reached\n',
+    ],
+    [
+      { at: AT, mode: 'initial', exit: null, uptime: null, reason: 'first session was never started' },
+      '2026-11-22T01:02:03.456Z\tinitial\texit=-\tuptime=-\tfirst session was never started\n',
+    ],
+    [
+      { at: AT, mode: 'continue', exit: 0, uptime: 7, reason: '' },
+      '2026-11-22T01:02:03.456Z\tcontinue\texit=0\tuptime=7s\t\n',
+    ],
   ])('format %j', (entry, line) => {
     expect(formatRestart(entry)).toBe(line);
     expect(parseRestartLog(line)).toEqual([entry]);
@@ -27,9 +40,27 @@ describe('restart.log', () => {
 
   test('a whole log round-trips', () => {
     const entries: RestartEntry[] = [
-      { at: new Date('2026-11-22T00:10:00Z'), mode: 'resume', exit: 1, uptime: 600, reason: 'agent ended (exit 1)' },
-      { at: new Date('2026-11-22T00:20:00Z'), mode: 'resume', exit: 137, uptime: null, reason: 'agent ended (killed by SIGKILL (exit 137))' },
-      { at: new Date('2026-11-22T07:16:00Z'), mode: 'synthesis', exit: null, uptime: 25000, reason: 'end time reached (no exit status recorded)' },
+      {
+        at: new Date('2026-11-22T00:10:00Z'),
+        mode: 'resume',
+        exit: 1,
+        uptime: 600,
+        reason: 'agent ended (exit 1)',
+      },
+      {
+        at: new Date('2026-11-22T00:20:00Z'),
+        mode: 'resume',
+        exit: 137,
+        uptime: null,
+        reason: 'agent ended (killed by SIGKILL (exit 137))',
+      },
+      {
+        at: new Date('2026-11-22T07:16:00Z'),
+        mode: 'synthesis',
+        exit: null,
+        uptime: 25000,
+        reason: 'end time reached (no exit status recorded)',
+      },
     ];
     expect(parseRestartLog(entries.map(formatRestart).join(''))).toEqual(entries);
   });
@@ -138,9 +169,27 @@ function spec(): RunSpec {
     sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
     permissionMode: 'acceptEdits',
     allowedTools: ['Read', 'Bash(git log:*)'],
-    limits: { maxRestarts: 5, synthesisBudget: 1800, staleAfter: 1800, hangGrace: 300, backoff: 30, backoffMax: 600, healthyAfter: 600, minUptime: 60, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
+    limits: {
+      maxRestarts: 5,
+      synthesisBudget: 1800,
+      staleAfter: 1800,
+      hangGrace: 300,
+      backoff: 30,
+      backoffMax: 600,
+      healthyAfter: 600,
+      minUptime: 60,
+      limitMargin: 120,
+      maxTranscript: 1000,
+      stopGrace: 3,
+    },
     maxCost: 12.5,
-    paths: { claude: '/usr/bin/claude', tmux: '/usr/bin/tmux', node: '/usr/bin/node', cli: '/opt/overnight/bin/overnight.js', tmuxSocket: '/tmp/tmux-1000/default' },
+    paths: {
+      claude: '/usr/bin/claude',
+      tmux: '/usr/bin/tmux',
+      node: '/usr/bin/node',
+      cli: '/opt/overnight/bin/overnight.js',
+      tmuxSocket: '/tmp/tmux-1000/default',
+    },
   };
 }
 
@@ -175,12 +224,24 @@ describe('run.yaml', () => {
     ['session_id', (d) => delete d.session_id, 'session_id'],
     ['permission_mode', (d) => delete d.permission_mode, 'permission_mode'],
     ['allowed_tools', (d) => delete d.allowed_tools, 'allowed_tools'],
-    ['allowed_tools with a number', (d) => void ((d as Record<string, unknown>).allowed_tools = ['Read', 1]), 'allowed_tools'],
+    [
+      'allowed_tools with a number',
+      (d) => void ((d as Record<string, unknown>).allowed_tools = ['Read', 1]),
+      'allowed_tools',
+    ],
     ['model empty', (d) => void ((d as Record<string, unknown>).model = ''), 'model'],
     ['limits_seconds', (d) => delete d.limits_seconds, 'limits_seconds'],
     ['limits_seconds.backoff', (d) => delete d.limits_seconds!.backoff, 'limits_seconds.backoff'],
-    ['limits_seconds.max_restarts negative', (d) => void (d.limits_seconds!.max_restarts = -1), 'limits_seconds.max_restarts'],
-    ['limits_seconds.min_uptime as text', (d) => void (d.limits_seconds!.min_uptime = '60s'), 'limits_seconds.min_uptime'],
+    [
+      'limits_seconds.max_restarts negative',
+      (d) => void (d.limits_seconds!.max_restarts = -1),
+      'limits_seconds.max_restarts',
+    ],
+    [
+      'limits_seconds.min_uptime as text',
+      (d) => void (d.limits_seconds!.min_uptime = '60s'),
+      'limits_seconds.min_uptime',
+    ],
     ['paths', (d) => delete d.paths, 'paths'],
     ['paths.tmux', (d) => delete d.paths!.tmux, 'tmux'],
     ['paths.claude', (d) => void (d.paths!.claude = ''), 'claude'],
@@ -197,7 +258,13 @@ describe('run.yaml', () => {
 
 test('restart.log lines written before the uptime column are still read', () => {
   expect(parseRestartLog('2026-11-22T01:02:03.456Z\tresume\texit=1\tagent ended (exit 1)\n')).toEqual([
-    { at: new Date('2026-11-22T01:02:03.456Z'), mode: 'resume', exit: 1, uptime: null, reason: 'agent ended (exit 1)' },
+    {
+      at: new Date('2026-11-22T01:02:03.456Z'),
+      mode: 'resume',
+      exit: 1,
+      uptime: null,
+      reason: 'agent ended (exit 1)',
+    },
   ]);
 });
 

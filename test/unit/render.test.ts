@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ANSI, NO_COLOR, renderLine } from '../../src/core/render.js';
-import { money } from '../../src/core/format.js';
 
-const samples = JSON.parse(readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+import { money } from '../../src/core/format.js';
+import { ANSI, NO_COLOR, renderLine } from '../../src/core/render.js';
+
+const samples = JSON.parse(
+  readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 const render = (name: string) => renderLine(JSON.stringify(samples[name]), NO_COLOR);
 
 describe('renderLine', () => {
@@ -18,12 +21,16 @@ describe('renderLine', () => {
   });
 
   test('a denied tool call is shown as an error', () => {
-    expect(render('user_tool_result_permission_denied')[0]).toMatch(/^ {2}✗ Claude requested permissions to write/);
+    expect(render('user_tool_result_permission_denied')[0]).toMatch(
+      /^ {2}✗ Claude requested permissions to write/,
+    );
   });
 
   test('results carry subtype, turns and cost; errors their text', () => {
     expect(render('result_success')[0]).toMatch(/^■ result success · 1 turns · \$0\.0010: MOCK/);
-    expect(render('result_auth_error')[0]).toBe('■ result success (error) · 1 turns · $0.0000: Invalid API key · Fix external API key');
+    expect(render('result_auth_error')[0]).toBe(
+      '■ result success (error) · 1 turns · $0.0000: Invalid API key · Fix external API key',
+    );
   });
 
   test('init, retries and a rejected limit get one line each', () => {

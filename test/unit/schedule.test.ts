@@ -1,9 +1,25 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildPath, cronBlock, cronTimeFields, editCrontab, findCronBlock, parseCronInterval, scheduleNames, shellQuote, type ScheduleValues } from '../../src/core/schedule.js';
-import { launchdPlist, parsePlistInterval, parseTimerInterval, systemdUnits } from '../../src/core/schedule-units.js';
+
 import { exampleCrontab, examplePlist } from '../../src/core/schedule-examples.js';
+import {
+  launchdPlist,
+  parsePlistInterval,
+  parseTimerInterval,
+  systemdUnits,
+} from '../../src/core/schedule-units.js';
+import {
+  buildPath,
+  cronBlock,
+  cronTimeFields,
+  editCrontab,
+  findCronBlock,
+  parseCronInterval,
+  scheduleNames,
+  shellQuote,
+  type ScheduleValues,
+} from '../../src/core/schedule.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const GOLDEN = join(REPO, 'test', 'fixtures', 'schedule');
@@ -15,8 +31,14 @@ function golden(file: string, actual: string): void {
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, actual);
   }
-  expect(existsSync(file), `${file} is missing; run OVERNIGHT_UPDATE_GOLDEN=1 npx vitest run test/unit/schedule.test.ts`).toBe(true);
-  expect(actual, `${file} differs from the generator; if the change is intended, run OVERNIGHT_UPDATE_GOLDEN=1 npx vitest run test/unit/schedule.test.ts`).toBe(readFileSync(file, 'utf8'));
+  expect(
+    existsSync(file),
+    `${file} is missing; run OVERNIGHT_UPDATE_GOLDEN=1 npx vitest run test/unit/schedule.test.ts`,
+  ).toBe(true);
+  expect(
+    actual,
+    `${file} differs from the generator; if the change is intended, run OVERNIGHT_UPDATE_GOLDEN=1 npx vitest run test/unit/schedule.test.ts`,
+  ).toBe(readFileSync(file, 'utf8'));
 }
 
 const VALUES: ScheduleValues = {
@@ -51,7 +73,9 @@ describe('golden entries', () => {
 
   test('the cron line carries PATH and OVERNIGHT_HOME before the command and appends to the log', () => {
     const line = cronBlock({ ...VALUES, runsRoot: '/data/runs', defaultRoot: false }).split('\n')[2];
-    expect(line).toBe(`*/5 * * * * PATH=${VALUES.path} OVERNIGHT_HOME=/data/runs ${VALUES.node} ${VALUES.cli} reconcile --scheduled >> /data/runs/reconcile.log 2>&1`);
+    expect(line).toBe(
+      `*/5 * * * * PATH=${VALUES.path} OVERNIGHT_HOME=/data/runs ${VALUES.node} ${VALUES.cli} reconcile --scheduled >> /data/runs/reconcile.log 2>&1`,
+    );
     expect(cronBlock(VALUES)).not.toContain('OVERNIGHT_HOME');
   });
 
@@ -64,8 +88,12 @@ describe('golden entries', () => {
 
   test('extra environment (tests only) follows PATH and OVERNIGHT_HOME', () => {
     const block = cronBlock({ ...ODD, extraEnv: [['TMUX_TMPDIR', '/tmp/t']] });
-    expect(block).toMatch(/ OVERNIGHT_HOME='\/srv\/night runs\/ann'\\''s 100\\%' TMUX_TMPDIR=\/tmp\/t '\/opt\/node 20\/bin\/node' /);
-    expect(() => cronBlock({ ...VALUES, extraEnv: [['not a name', 'x']] })).toThrow(/not an environment variable name/);
+    expect(block).toMatch(
+      / OVERNIGHT_HOME='\/srv\/night runs\/ann'\\''s 100\\%' TMUX_TMPDIR=\/tmp\/t '\/opt\/node 20\/bin\/node' /,
+    );
+    expect(() => cronBlock({ ...VALUES, extraEnv: [['not a name', 'x']] })).toThrow(
+      /not an environment variable name/,
+    );
   });
 
   test('a line break in any value is refused', () => {
@@ -74,7 +102,11 @@ describe('golden entries', () => {
   });
 
   test('each root has its own names; the default root keeps the plain ones', () => {
-    expect(scheduleNames('/home/ann/overnight-runs', true)).toEqual({ label: 'dev.overnight.reconcile', unit: 'overnight-reconcile', log: '/home/ann/overnight-runs/reconcile.log' });
+    expect(scheduleNames('/home/ann/overnight-runs', true)).toEqual({
+      label: 'dev.overnight.reconcile',
+      unit: 'overnight-reconcile',
+      log: '/home/ann/overnight-runs/reconcile.log',
+    });
     const a = scheduleNames('/data/a', false);
     const b = scheduleNames('/data/b', false);
     expect(a.label).toMatch(/^dev\.overnight\.reconcile\.[0-9a-f]{8}$/);
@@ -84,7 +116,8 @@ describe('golden entries', () => {
   });
 
   test('intervals read back from what was written', () => {
-    for (const s of [60, 300, 3540, 3600, 7200, 86400]) expect(parseCronInterval(cronTimeFields(s) + ' cmd')).toBe(s);
+    for (const s of [60, 300, 3540, 3600, 7200, 86400])
+      expect(parseCronInterval(cronTimeFields(s) + ' cmd')).toBe(s);
     expect(parseCronInterval('* * * * * cmd')).toBe(60);
     expect(parseCronInterval('15 3 * * * cmd')).toBeNull();
     expect(parsePlistInterval(launchdPlist(ODD))).toBe(120);
@@ -104,8 +137,16 @@ describe('cron intervals', () => {
     expect(cronTimeFields(seconds)).toBe(fields);
   });
 
-  test.each([[30, '30s'], [90, '90s'], [150, '2m30s'], [5400, '90m'], [2 * 86400, '2d']])('%i s is refused, naming the value', (seconds, typed) => {
-    expect(() => cronTimeFields(seconds, typed)).toThrow(new RegExp(`--every ${typed} cannot be a cron interval.*whole minutes`));
+  test.each([
+    [30, '30s'],
+    [90, '90s'],
+    [150, '2m30s'],
+    [5400, '90m'],
+    [2 * 86400, '2d'],
+  ])('%i s is refused, naming the value', (seconds, typed) => {
+    expect(() => cronTimeFields(seconds, typed)).toThrow(
+      new RegExp(`--every ${typed} cannot be a cron interval.*whole minutes`),
+    );
   });
 });
 
@@ -121,7 +162,8 @@ describe('editCrontab', () => {
   });
 
   test('keeps every other line byte for byte: comments, blank lines, odd spacing, trailing spaces', () => {
-    const before = '# my jobs\nMAILTO=ann@example.com\n\n0 3 * * *   /usr/bin/backup  --all  \n\n\n# end of my jobs \n';
+    const before =
+      '# my jobs\nMAILTO=ann@example.com\n\n0 3 * * *   /usr/bin/backup  --all  \n\n\n# end of my jobs \n';
     const installed = editCrontab(before, block, ROOT);
     expect(installed).toBe(before + block + '\n');
     expect(editCrontab(installed, block, ROOT)).toBe(installed); // idempotent: one entry
@@ -169,7 +211,9 @@ describe('editCrontab', () => {
 
 describe('buildPath', () => {
   test('dedupes and keeps the first occurrence, in order', () => {
-    expect(buildPath(['/a/bin', '/usr/bin', '/a/bin', '/b', '/usr/bin', '/bin'])).toBe('/a/bin:/usr/bin:/b:/bin');
+    expect(buildPath(['/a/bin', '/usr/bin', '/a/bin', '/b', '/usr/bin', '/bin'])).toBe(
+      '/a/bin:/usr/bin:/b:/bin',
+    );
   });
   test('drops empty, relative and colon-holding entries; trailing slashes do not make a new entry', () => {
     expect(buildPath(['', 'bin', '/a/', '/a', '/x:y', '/'])).toBe('/a:/');
@@ -185,5 +229,6 @@ test('shellQuote leaves plain paths bare and quotes the rest', () => {
 
 describe('the repository examples are generated by the same code', () => {
   test('crontab.example', () => golden(join(REPO, 'crontab.example'), exampleCrontab()));
-  test('launchd/dev.overnight.reconcile.plist', () => golden(join(REPO, 'launchd', 'dev.overnight.reconcile.plist'), examplePlist()));
+  test('launchd/dev.overnight.reconcile.plist', () =>
+    golden(join(REPO, 'launchd', 'dev.overnight.reconcile.plist'), examplePlist()));
 });

@@ -1,18 +1,43 @@
 import { describe, expect, test } from 'vitest';
-import { describeAction, endUnrecorded, mayBeStarting, reasonOf, stateAfter, stateOf } from '../../src/core/state.js';
-import { RUN_STATES, type Action, type Observation, type RestartEntry, type RunState, type SessionMode } from '../../src/core/types.js';
+
+import {
+  describeAction,
+  endUnrecorded,
+  mayBeStarting,
+  reasonOf,
+  stateAfter,
+  stateOf,
+} from '../../src/core/state.js';
+import {
+  RUN_STATES,
+  type Action,
+  type Observation,
+  type RestartEntry,
+  type RunState,
+  type SessionMode,
+} from '../../src/core/types.js';
 import { obs, STARTED } from './builders.js';
 
 const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });
 const exited = (code: number) => ({ code, at: new Date('2026-11-22T02:00:00Z') });
 const restarts = (...modes: SessionMode[]): RestartEntry[] =>
-  modes.map((mode, i) => ({ at: new Date(Date.UTC(2026, 10, 22, 1, i)), mode, exit: 1, uptime: 60, reason: 'x' }));
+  modes.map((mode, i) => ({
+    at: new Date(Date.UTC(2026, 10, 22, 1, i)),
+    mode,
+    exit: 1,
+    uptime: 60,
+    reason: 'x',
+  }));
 
 describe('stateOf', () => {
   test.each<[string, Partial<Observation>, RunState]>([
     ['DONE', { sentinel: { kind: 'DONE', reason: 'r' } }, 'done'],
     ['FAILED', { sentinel: { kind: 'FAILED', reason: 'r' } }, 'failed'],
-    ['DONE wins over a live agent and PAUSE', { sentinel: { kind: 'DONE', reason: 'r' }, agentAlive: true, paused: true }, 'done'],
+    [
+      'DONE wins over a live agent and PAUSE',
+      { sentinel: { kind: 'DONE', reason: 'r' }, agentAlive: true, paused: true },
+      'done',
+    ],
     ['paused', { paused: true }, 'paused'],
     ['paused with a live agent', { paused: true, agentAlive: true }, 'paused'],
     ['agent alive', { agentAlive: true, wrapperAlive: true }, 'running'],
@@ -78,14 +103,22 @@ describe('stateAfter', () => {
 
 describe('reasonOf', () => {
   test.each<[string, Partial<Observation>, string | RegExp]>([
-    ['a sentinel gives its reason', { sentinel: { kind: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1' } }, 'circuit breaker: 5 restarts, last exit 1'],
+    [
+      'a sentinel gives its reason',
+      { sentinel: { kind: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1' } },
+      'circuit breaker: 5 restarts, last exit 1',
+    ],
     ['paused', { paused: true }, 'paused (overnight resume <run>, or resume --all for a pause of every run)'],
     ['running: no reason', { agentAlive: true }, ''],
     ['synthesizing: no reason', { agentAlive: true, session: session('synthesis') }, ''],
     ['wrapper starting: no reason', { wrapperAlive: true }, ''],
     ['never started', { session: null }, 'not started yet; the next reconcile pass starts it'],
     ['crashed', { exit: exited(1) }, 'agent ended (exit 1); the next reconcile pass acts on it'],
-    ['killed', { exit: exited(137), wrapperAlive: true }, 'agent ended (killed by SIGKILL (exit 137)); the next reconcile pass acts on it'],
+    [
+      'killed',
+      { exit: exited(137), wrapperAlive: true },
+      'agent ended (killed by SIGKILL (exit 137)); the next reconcile pass acts on it',
+    ],
     ['gone without a record', {}, /no exit status recorded/],
   ])('%s', (_name, over, want) => {
     const reason = reasonOf(obs(over));
@@ -97,17 +130,76 @@ describe('reasonOf', () => {
 describe('describeAction', () => {
   test.each<[Action, Partial<Observation>, number, string]>([
     [{ kind: 'none', reason: 'agent running' }, {}, 5, 'nothing to do: agent running'],
-    [{ kind: 'cleanup', reason: 'DONE is present but an agent is still running' }, {}, 5, 'stopped a leftover agent: DONE is present but an agent is still running'],
+    [
+      { kind: 'cleanup', reason: 'DONE is present but an agent is still running' },
+      {},
+      5,
+      'stopped a leftover agent: DONE is present but an agent is still running',
+    ],
     [{ kind: 'interrupt', reason: 'end time reached' }, {}, 5, 'interrupted the agent: end time reached'],
-    [{ kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false }, {}, 5, 'DONE: finished: REPORT.md written'],
-    [{ kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1', stopAgent: false }, {}, 5, 'FAILED: circuit breaker: 5 restarts, last exit 1'],
-    [{ kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null }, {}, 5, 'started the first session: first session was never started'],
-    [{ kind: 'start', mode: 'synthesis', reason: 'end time reached (exit 1)', exit: 1 }, { restarts: restarts('resume') }, 5, 'started the synthesis: end time reached (exit 1)'],
-    [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 }, {}, 5, 'resumed (restart 1/5): agent ended (exit 1)'],
-    [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 }, { restarts: restarts('resume', 'resume', 'resume') }, 5, 'resumed (restart 4/5): agent ended (exit 137)'],
-    [{ kind: 'start', mode: 'resume', reason: 'r', exit: 1 }, { restarts: restarts('resume', 'synthesis', 'initial') }, 3, 'resumed (restart 2/3): r'],
-    [{ kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 }, {}, 5, 'continued the session: clean exit after 2h, time left'],
-    [{ kind: 'wait', until: new Date('2026-11-22T03:00:00Z'), reason: 'agent ended (exit 1); backing off 30s' }, {}, 5, 'waiting: agent ended (exit 1); backing off 30s'],
+    [
+      { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false },
+      {},
+      5,
+      'DONE: finished: REPORT.md written',
+    ],
+    [
+      {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: 'circuit breaker: 5 restarts, last exit 1',
+        stopAgent: false,
+      },
+      {},
+      5,
+      'FAILED: circuit breaker: 5 restarts, last exit 1',
+    ],
+    [
+      { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null },
+      {},
+      5,
+      'started the first session: first session was never started',
+    ],
+    [
+      { kind: 'start', mode: 'synthesis', reason: 'end time reached (exit 1)', exit: 1 },
+      { restarts: restarts('resume') },
+      5,
+      'started the synthesis: end time reached (exit 1)',
+    ],
+    [
+      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      {},
+      5,
+      'resumed (restart 1/5): agent ended (exit 1)',
+    ],
+    [
+      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 },
+      { restarts: restarts('resume', 'resume', 'resume') },
+      5,
+      'resumed (restart 4/5): agent ended (exit 137)',
+    ],
+    [
+      { kind: 'start', mode: 'resume', reason: 'r', exit: 1 },
+      { restarts: restarts('resume', 'synthesis', 'initial') },
+      3,
+      'resumed (restart 2/3): r',
+    ],
+    [
+      { kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 },
+      {},
+      5,
+      'continued the session: clean exit after 2h, time left',
+    ],
+    [
+      {
+        kind: 'wait',
+        until: new Date('2026-11-22T03:00:00Z'),
+        reason: 'agent ended (exit 1); backing off 30s',
+      },
+      {},
+      5,
+      'waiting: agent ended (exit 1); backing off 30s',
+    ],
   ])('%j', (action, over, max, want) => {
     expect(describeAction(action, obs(over), max)).toBe(want);
   });
@@ -116,9 +208,18 @@ describe('describeAction', () => {
 describe('describeAction for --dry-run', () => {
   test.each<[Action, string]>([
     [{ kind: 'interrupt', reason: 'end time reached' }, 'would interrupt the agent: end time reached'],
-    [{ kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 }, 'would resume (restart 1/5): agent ended (exit 1)'],
-    [{ kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 }, 'would start the synthesis: end time reached'],
-    [{ kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false }, 'would write FAILED: circuit breaker'],
+    [
+      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      'would resume (restart 1/5): agent ended (exit 1)',
+    ],
+    [
+      { kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 },
+      'would start the synthesis: end time reached',
+    ],
+    [
+      { kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false },
+      'would write FAILED: circuit breaker',
+    ],
     [{ kind: 'cleanup', reason: 'DONE is present' }, 'would stop a leftover agent: DONE is present'],
   ])('%o', (action, line) => {
     expect(describeAction(action, obs(), 5, true)).toBe(line);

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 
-import type { Io } from './commands/io.js';
+import type { Io } from './app/io.js';
 
 // Commander wiring only: each action hands its arguments to a command module.
 

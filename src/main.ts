@@ -1,6 +1,6 @@
 import { systemClock } from './adapters/clock.js';
+import type { Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
-import type { Io } from './commands/io.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
 

@@ -1,10 +1,10 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { agentArgs, promptFor } from '../core/agent-args.js';
-import { tmuxSessionName, wrapperInPanes } from '../core/naming.js';
-import type { RunPaths } from '../core/paths.js';
-import type { RunSpec, SessionMode, SessionRecord } from '../core/types.js';
+import { agentArgs, promptFor } from '../core/agent/args.js';
+import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
+import type { RunPaths } from '../core/run/paths.js';
+import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { appendLine, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, writeSession } from './store.js';

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { resolveSettings, type ConfigProblem, type Settings } from '../core/config.js';
+import { resolveSettings, type ConfigProblem, type Settings } from '../core/config/settings.js';
 import { readText } from './files.js';
 import { loadYaml } from './yaml.js';
 

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import type { AgentFacts, BinaryFacts } from '../core/doctor-binaries.js';
+import type { AgentFacts, BinaryFacts } from '../core/doctor/binaries.js';
+import type { CommandRun } from '../core/doctor/checks.js';
 import {
   mountFor,
   parseMountOutput,
@@ -9,9 +10,8 @@ import {
   type Mount,
   type RunsRootFacts,
   type ScheduleFacts,
-} from '../core/doctor-root.js';
-import type { CommandRun } from '../core/doctor.js';
-import { rootPaths } from '../core/paths.js';
+} from '../core/doctor/root.js';
+import { rootPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
 import { resolveExecutable } from './which.js';
 

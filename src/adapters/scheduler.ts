@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { OperationalError } from '../core/errors.js';
-import { parsePlistInterval, parseTimerInterval, type SystemdUnits } from '../core/schedule-units.js';
 import {
   editCrontab,
   findCronBlock,
   type Backend,
   type ScheduleEntry,
   type ScheduleNames,
-} from '../core/schedule.js';
+} from '../core/schedule/cron.js';
+import { parsePlistInterval, parseTimerInterval, type SystemdUnits } from '../core/schedule/units.js';
 import { readText, writeFileAtomic } from './files.js';
 import { resolveExecutable } from './which.js';
 

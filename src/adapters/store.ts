@@ -1,10 +1,15 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { waitingPrompt } from '../core/classify.js';
-import { classifyLimit } from '../core/limits.js';
-import { isRunId, wrapperInPanes } from '../core/naming.js';
-import { rootPaths, type RunPaths } from '../core/paths.js';
+import {
+  authFailuresInARow,
+  failedResumesInARow,
+  parseStream,
+  summarizeUsage,
+  type SessionLog,
+} from '../core/agent/stream.js';
+import { isRunId, wrapperInPanes } from '../core/run/naming.js';
+import { rootPaths, type RunPaths } from '../core/run/paths.js';
 import {
   formatRestart,
   parseExitRecord,
@@ -14,14 +19,7 @@ import {
   serializeSession,
   specFromDoc,
   specToDoc,
-} from '../core/records.js';
-import {
-  authFailuresInARow,
-  failedResumesInARow,
-  parseStream,
-  summarizeUsage,
-  type SessionLog,
-} from '../core/stream.js';
+} from '../core/run/records.js';
 import type {
   ExitRecord,
   Observation,
@@ -29,7 +27,9 @@ import type {
   RunSpec,
   Sentinel,
   SessionRecord,
-} from '../core/types.js';
+} from '../core/run/types.js';
+import { waitingPrompt } from '../core/supervise/classify.js';
+import { classifyLimit } from '../core/supervise/limits.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { isAlive } from './processes.js';
 import type { PaneInfo } from './tmux.js';

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 
-import type { ScheduleMarker } from '../core/format.js';
-import { rootPaths } from '../core/paths.js';
-import { isBackend, type ScheduleFile } from '../core/schedule.js';
+import { rootPaths } from '../core/run/paths.js';
+import { isBackend, type ScheduleFile } from '../core/schedule/cron.js';
+import type { ScheduleMarker } from '../core/status/table.js';
 import { readText, writeFileAtomic } from './files.js';
 
 // The supervisor's own state in the runs root: the schedule marker `schedule install` writes, and

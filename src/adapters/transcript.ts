@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-import type { RunPaths } from '../core/paths.js';
+import type { RunPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
 
 // Where Claude Code keeps a session's transcript, and its archive when overnight starts afresh.

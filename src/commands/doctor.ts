@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
-import { checkAgent, checkNodePath, checkTmux } from '../core/doctor-binaries.js';
-import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor-root.js';
+import type { Io } from '../app/io.js';
+import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js';
 import {
   checkConfig,
   checkCredentials,
@@ -13,8 +13,8 @@ import {
   renderDoctor,
   schedulerEnv,
   type CheckResult,
-} from '../core/doctor.js';
-import type { Io } from './io.js';
+} from '../core/doctor/checks.js';
+import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor/root.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`

@@ -11,17 +11,17 @@ import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { defaultSocket } from '../adapters/tmux-socket.js';
 import { resolveExecutable } from '../adapters/which.js';
-import { permissionModeProblem } from '../core/agent-args.js';
-import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/briefing.js';
-import { describeProblem, limitsOf, type Settings } from '../core/config.js';
-import { checkCredentials } from '../core/doctor.js';
-import { formatDuration, parseUntil } from '../core/duration.js';
+import type { Io } from '../app/io.js';
+import { permissionModeProblem } from '../core/agent/args.js';
+import { humanTime, QUESTIONS_HEADER, renderClaudeMd } from '../core/agent/briefing.js';
+import { formatDuration, parseUntil } from '../core/config/duration.js';
+import { describeProblem, limitsOf, type Settings } from '../core/config/settings.js';
+import { checkCredentials } from '../core/doctor/checks.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { supervisionWarning } from '../core/format.js';
-import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/naming.js';
-import { rootPaths, runPaths } from '../core/paths.js';
-import type { RunSpec } from '../core/types.js';
-import type { Io } from './io.js';
+import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/run/naming.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { RunSpec } from '../core/run/types.js';
+import { supervisionWarning } from '../core/status/table.js';
 
 export interface LaunchOptions {
   duration?: string;

@@ -1,12 +1,12 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
 import { hasSentinel, listRunIds } from '../adapters/store.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
+import { ANSI, eventType, NO_COLOR, renderLine } from '../core/agent/render.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/naming.js';
-import { runPaths } from '../core/paths.js';
-import { ANSI, eventType, NO_COLOR, renderLine } from '../core/render.js';
-import type { Io } from './io.js';
-import { settingsWithWarnings } from './settings.js';
+import { resolveRunName } from '../core/run/naming.js';
+import { runPaths } from '../core/run/paths.js';
 
 export interface LogsOptions {
   follow?: boolean;

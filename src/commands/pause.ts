@@ -2,11 +2,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { appendEvent, listRunIds } from '../adapters/store.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/naming.js';
-import { rootPaths, runPaths } from '../core/paths.js';
-import type { Io } from './io.js';
-import { settingsWithWarnings } from './settings.js';
+import { resolveRunName } from '../core/run/naming.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
 
 // A paused run is left exactly as it is: a live agent keeps running, a dead one is not restarted.
 // The PAUSE file is the whole state, in the workspace (one run) or in the runs root (every run).

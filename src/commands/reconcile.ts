@@ -4,13 +4,13 @@ import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat } from '../adapters/supervision.js';
-import { decide } from '../core/decide.js';
-import { finishedFiles, rootPaths, runPaths } from '../core/paths.js';
-import { describeAction, endUnrecorded, stateAfter, stateOf } from '../core/state.js';
-import type { Action } from '../core/types.js';
-import type { Io } from './io.js';
-import { act, finalizeFinished, observeRun, type PassContext } from './reconcile-run.js';
-import { settingsWithWarnings } from './settings.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
+import { finishedFiles, rootPaths, runPaths } from '../core/run/paths.js';
+import type { Action } from '../core/run/types.js';
+import { decide } from '../core/supervise/decide.js';
+import { describeAction, endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
+import { act, finalizeFinished, observeRun, type PassContext } from '../reconcile/act.js';
 
 export interface ReconcileOptions {
   dryRun?: boolean;

@@ -10,11 +10,11 @@ import {
   writeScheduleMarker,
 } from '../adapters/supervision.js';
 import { resolveExecutable } from '../adapters/which.js';
-import { defaultSettings, type Settings } from '../core/config.js';
-import { DURATION_HINT, formatDuration, parseDuration } from '../core/duration.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
+import { DURATION_HINT, formatDuration, parseDuration } from '../core/config/duration.js';
+import { defaultSettings, type Settings } from '../core/config/settings.js';
 import { UsageError } from '../core/errors.js';
-import { ago } from '../core/format.js';
-import { launchdPlist, systemdUnits } from '../core/schedule-units.js';
 import {
   BACKENDS,
   buildPath,
@@ -27,9 +27,9 @@ import {
   type Backend,
   type ScheduleEntry,
   type ScheduleValues,
-} from '../core/schedule.js';
-import type { Io } from './io.js';
-import { settingsWithWarnings } from './settings.js';
+} from '../core/schedule/cron.js';
+import { launchdPlist, systemdUnits } from '../core/schedule/units.js';
+import { ago } from '../core/status/table.js';
 
 // `overnight schedule install|uninstall|status`: who runs `overnight reconcile` when nobody is there.
 

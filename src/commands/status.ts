@@ -9,16 +9,15 @@ import {
   readSession,
 } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
-import { crashRestarts } from '../core/decide.js';
-import { runDetails } from '../core/details.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
-import { formatTable, supervisionWarning } from '../core/format.js';
-import { resolveRunName } from '../core/naming.js';
-import { runPaths, type RunPaths } from '../core/paths.js';
-import { mayBeStarting } from '../core/state.js';
-import type { Io } from './io.js';
-import { observeRun, type PassContext } from './reconcile-run.js';
-import { settingsWithWarnings } from './settings.js';
+import { resolveRunName } from '../core/run/naming.js';
+import { runPaths, type RunPaths } from '../core/run/paths.js';
+import { runDetails } from '../core/status/details.js';
+import { formatTable, supervisionWarning } from '../core/status/table.js';
+import { crashRestarts } from '../core/supervise/decide.js';
+import { mayBeStarting } from '../core/supervise/state.js';
 import {
   brokenRow,
   buildRow,
@@ -26,7 +25,8 @@ import {
   countQuestions,
   countsStamp,
   type StatusRow,
-} from './summary.js';
+} from '../dashboard/rows.js';
+import { observeRun, type PassContext } from '../reconcile/act.js';
 
 export interface StatusOptions {
   json?: boolean;

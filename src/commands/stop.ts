@@ -1,11 +1,11 @@
 import { waitLock } from '../adapters/lock.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
+import type { Io } from '../app/io.js';
+import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/naming.js';
-import { rootPaths, runPaths } from '../core/paths.js';
-import type { Io } from './io.js';
-import { finalizeFinished } from './reconcile-run.js';
-import { settingsWithWarnings } from './settings.js';
+import { resolveRunName } from '../core/run/naming.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
+import { finalizeFinished } from '../reconcile/act.js';
 
 export interface StopOptions {
   all?: boolean;

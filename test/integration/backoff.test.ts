@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { parseRestartLog } from '../../src/core/records.js';
+import { parseRestartLog } from '../../src/core/run/records.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 // No reconcile is called by hand here: the wrapper's own pass and the backoff timer drive the run.

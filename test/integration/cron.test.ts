@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
-import { findCronBlock } from '../../src/core/schedule.js';
+import { findCronBlock } from '../../src/core/schedule/cron.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 // The real thing: the user's crontab and a running cron daemon (Debian's `cron`, which .ci/run

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runBriefly } from '../../src/adapters/doctor-facts.js';
+import type { Io } from '../../src/app/io.js';
 import { doctorCommand } from '../../src/commands/doctor.js';
-import type { Io } from '../../src/commands/io.js';
-import type { CheckResult } from '../../src/core/doctor.js';
+import type { CheckResult } from '../../src/core/doctor/checks.js';
 import { FAKE_CLAUDE, REPO } from '../helpers/harness.js';
 
 // doctor called directly, in a temp HOME / OVERNIGHT_HOME / XDG_CONFIG_HOME, with a fake Io.

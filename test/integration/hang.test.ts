@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { parseRestartLog } from '../../src/core/records.js';
+import { parseRestartLog } from '../../src/core/run/records.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 /** Reconcile passes, as cron would run them, until `check` holds. */

@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { initialPrompt } from '../../src/core/briefing.js';
+import { initialPrompt } from '../../src/core/agent/briefing.js';
 import { alive, allCmdlines, FAKE_CLAUDE, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { installLaunchd, plistFile, uninstallLaunchd } from '../../src/adapters/scheduler.js';
-import { scheduleNames } from '../../src/core/schedule.js';
+import { scheduleNames } from '../../src/core/schedule/cron.js';
 
 // The launchd adapter against a fake launchctl (no macOS here): what it runs, and in what order.
 describe('launchd adapter (a fake launchctl)', () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
+import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
 import { alive, makeSandbox, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { parseRestartLog } from '../../src/core/records.js';
+import { parseRestartLog } from '../../src/core/run/records.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 describe('usage limits', () => {

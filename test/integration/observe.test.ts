@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { observe } from '../../src/adapters/store.js';
 import type { PaneInfo } from '../../src/adapters/tmux.js';
-import { decide } from '../../src/core/decide.js';
-import { runPaths, type RunPaths } from '../../src/core/paths.js';
-import { serializeSession } from '../../src/core/records.js';
+import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
+import { serializeSession } from '../../src/core/run/records.js';
+import { decide } from '../../src/core/supervise/decide.js';
 import { spec as specOf, STARTED } from '../unit/builders.js';
 
 // What one look at a run's files sees, when the wrapper acts in the middle of the look.

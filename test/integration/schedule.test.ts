@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { resolveExecutable } from '../../src/adapters/which.js';
 import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
-import { findCronBlock } from '../../src/core/schedule.js';
+import { findCronBlock } from '../../src/core/schedule/cron.js';
 import { BIN, FAKE_CLAUDE, makeSandbox, REPO, type Sandbox } from '../helpers/harness.js';
 
 // `overnight schedule` against a fake crontab (and a fake systemctl): what is written, where,

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSpec } from '../../src/adapters/store.js';
 import { resolveExecutable } from '../../src/adapters/which.js';
 import { statusCommand } from '../../src/commands/status.js';
-import { tmuxSessionName } from '../../src/core/naming.js';
-import { runPaths, type RunPaths } from '../../src/core/paths.js';
-import { serializeSession } from '../../src/core/records.js';
+import { tmuxSessionName } from '../../src/core/run/naming.js';
+import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
+import { serializeSession } from '../../src/core/run/records.js';
 import { spec as specOf } from '../unit/builders.js';
 
 // status takes no lock: it may read a run while a pass is starting its next session, whose

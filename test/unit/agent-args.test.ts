@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 
-import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agent-args.js';
-import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/briefing.js';
-import type { RunSpec, SessionMode } from '../../src/core/types.js';
+import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agent/args.js';
+import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
+import type { RunSpec, SessionMode } from '../../src/core/run/types.js';
 import { spec as base } from './builders.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
-import { failureStreak, restartDelay } from '../../src/core/backoff.js';
-import type { Limits, RestartEntry, SessionMode } from '../../src/core/types.js';
+import type { Limits, RestartEntry, SessionMode } from '../../src/core/run/types.js';
+import { failureStreak, restartDelay } from '../../src/core/supervise/backoff.js';
 
 // backoff 30s doubling to 10m; healthy after 10m of running.
 const LIMITS: Limits = {

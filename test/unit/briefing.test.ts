@@ -10,7 +10,7 @@ import {
   renderClaudeMd,
   RESUME_PROMPT,
   SYNTHESIS_PROMPT,
-} from '../../src/core/briefing.js';
+} from '../../src/core/agent/briefing.js';
 
 const STARTED = new Date('2026-11-21T23:15:00Z');
 const ENDS = new Date('2026-11-22T07:15:00Z');

@@ -1,4 +1,4 @@
-import type { Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/types.js';
+import type { Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/run/types.js';
 
 // Values for the pure core's table tests: a night from 23:15 to 07:15 (UTC), default limits.
 

@@ -1,6 +1,11 @@
 import { expect, test } from 'vitest';
 
-import { classifyEnd, waitingPrompt, type EndClass, type EndFacts } from '../../src/core/classify.js';
+import {
+  classifyEnd,
+  waitingPrompt,
+  type EndClass,
+  type EndFacts,
+} from '../../src/core/supervise/classify.js';
 
 const ok = { isError: false, subtype: 'success', text: 'done' };
 const err = (text: string, extra: Partial<NonNullable<EndFacts['result']>> = {}) => ({

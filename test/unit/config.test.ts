@@ -10,7 +10,7 @@ import {
   resolveSettings,
   type Layers,
   type Settings,
-} from '../../src/core/config.js';
+} from '../../src/core/config/settings.js';
 
 const HOME = '/home/ada';
 const FILE = '/home/ada/.config/overnight/config.yaml';

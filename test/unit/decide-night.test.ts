@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
-import { AUTH_FIX, decide } from '../../src/core/decide.js';
-import type { Action, Observation, RestartEntry, SessionMode } from '../../src/core/types.js';
+import type { Action, Observation, RestartEntry, SessionMode } from '../../src/core/run/types.js';
+import { AUTH_FIX, decide } from '../../src/core/supervise/decide.js';
 import { AFTER_END, BEFORE_END, crashes, exited, obs, restarts, session, spec } from './builders.js';
 
 // decide's rules for a night that goes wrong: spend caps, quick exits, limits, hangs, credentials,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
-import { crashRestarts, decide, describeExit } from '../../src/core/decide.js';
-import type { Action, Observation, RunSpec, SessionMode } from '../../src/core/types.js';
+import type { Action, Observation, RunSpec, SessionMode } from '../../src/core/run/types.js';
+import { crashRestarts, decide, describeExit } from '../../src/core/supervise/decide.js';
 import {
   AFTER_BUDGET,
   AFTER_END,

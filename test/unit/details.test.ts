@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { runDetails, type DetailsRow } from '../../src/core/details.js';
+import { runDetails, type DetailsRow } from '../../src/core/status/details.js';
 
 process.env.TZ = 'UTC';
 

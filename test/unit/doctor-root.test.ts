@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
+import type { CheckResult, CheckStatus } from '../../src/core/doctor/checks.js';
 import {
   checkRunsRoot,
   checkSchedule,
@@ -10,8 +11,7 @@ import {
   parseScheduleMarker,
   type RunsRootFacts,
   type ScheduleFacts,
-} from '../../src/core/doctor-root.js';
-import type { CheckResult, CheckStatus } from '../../src/core/doctor.js';
+} from '../../src/core/doctor/root.js';
 
 // doctor's checks of the runs root: its schedule, and the directory and file system it lives on.
 

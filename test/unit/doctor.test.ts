@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { agentArgs } from '../../src/core/agent-args.js';
+import { agentArgs } from '../../src/core/agent/args.js';
 import {
   AGENT_FLAGS,
   checkAgent,
@@ -11,7 +11,7 @@ import {
   parseTmuxVersion,
   type AgentFacts,
   type BinaryFacts,
-} from '../../src/core/doctor-binaries.js';
+} from '../../src/core/doctor/binaries.js';
 import {
   checkConfig,
   checkCredentials,
@@ -23,7 +23,7 @@ import {
   type CheckResult,
   type CheckStatus,
   type CommandRun,
-} from '../../src/core/doctor.js';
+} from '../../src/core/doctor/checks.js';
 import { spec } from './builders.js';
 
 const ok = (stdout: string): CommandRun => ({ exitCode: 0, stdout, stderr: '' });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { formatDuration, parseDuration, parseUntil } from '../../src/core/duration.js';
+import { formatDuration, parseDuration, parseUntil } from '../../src/core/config/duration.js';
 
 describe('parseDuration', () => {
   test.each([

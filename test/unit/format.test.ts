@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest';
 
-import { ago, formatTable, supervisionWarning, timeLeft, type TableRow } from '../../src/core/format.js';
-import type { RunState } from '../../src/core/types.js';
+import type { RunState } from '../../src/core/run/types.js';
+import {
+  ago,
+  formatTable,
+  supervisionWarning,
+  timeLeft,
+  type TableRow,
+} from '../../src/core/status/table.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 

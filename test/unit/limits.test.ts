@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { classifyLimit, parseResetTime } from '../../src/core/limits.js';
+import { classifyLimit, parseResetTime } from '../../src/core/supervise/limits.js';
 
 const NOW = new Date('2026-11-21T23:40:00Z'); // a Saturday night
 

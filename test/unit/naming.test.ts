@@ -9,7 +9,7 @@ import {
   tmuxSessionName,
   uniqueRunId,
   wrapperInPanes,
-} from '../../src/core/naming.js';
+} from '../../src/core/run/naming.js';
 
 describe('slugify', () => {
   test.each([

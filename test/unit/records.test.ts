@@ -10,8 +10,8 @@ import {
   serializeSession,
   specFromDoc,
   specToDoc,
-} from '../../src/core/records.js';
-import type { RestartEntry, RunSpec } from '../../src/core/types.js';
+} from '../../src/core/run/records.js';
+import type { RestartEntry, RunSpec } from '../../src/core/run/types.js';
 
 const AT = new Date('2026-11-22T01:02:03.456Z');
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
-import { money } from '../../src/core/format.js';
-import { ANSI, NO_COLOR, renderLine } from '../../src/core/render.js';
+import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
+import { money } from '../../src/core/status/table.js';
 
 const samples = JSON.parse(
   readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8'),

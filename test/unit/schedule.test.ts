@@ -2,13 +2,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
-import { exampleCrontab, examplePlist } from '../../src/core/schedule-examples.js';
-import {
-  launchdPlist,
-  parsePlistInterval,
-  parseTimerInterval,
-  systemdUnits,
-} from '../../src/core/schedule-units.js';
 import {
   buildPath,
   cronBlock,
@@ -19,7 +12,14 @@ import {
   scheduleNames,
   shellQuote,
   type ScheduleValues,
-} from '../../src/core/schedule.js';
+} from '../../src/core/schedule/cron.js';
+import { exampleCrontab, examplePlist } from '../../src/core/schedule/examples.js';
+import {
+  launchdPlist,
+  parsePlistInterval,
+  parseTimerInterval,
+  systemdUnits,
+} from '../../src/core/schedule/units.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const GOLDEN = join(REPO, 'test', 'fixtures', 'schedule');

@@ -1,21 +1,21 @@
 import { describe, expect, test } from 'vitest';
 
 import {
-  describeAction,
-  endUnrecorded,
-  mayBeStarting,
-  reasonOf,
-  stateAfter,
-  stateOf,
-} from '../../src/core/state.js';
-import {
   RUN_STATES,
   type Action,
   type Observation,
   type RestartEntry,
   type RunState,
   type SessionMode,
-} from '../../src/core/types.js';
+} from '../../src/core/run/types.js';
+import {
+  describeAction,
+  endUnrecorded,
+  mayBeStarting,
+  reasonOf,
+  stateAfter,
+  stateOf,
+} from '../../src/core/supervise/state.js';
 import { obs, STARTED } from './builders.js';
 
 const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });

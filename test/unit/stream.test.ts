@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
-import { classifyEnd } from '../../src/core/classify.js';
-import { classifyLimit } from '../../src/core/limits.js';
 import {
   authFailuresInARow,
   failedResumesInARow,
@@ -10,7 +8,9 @@ import {
   parseStream,
   summarizeUsage,
   wrongConversations,
-} from '../../src/core/stream.js';
+} from '../../src/core/agent/stream.js';
+import { classifyEnd } from '../../src/core/supervise/classify.js';
+import { classifyLimit } from '../../src/core/supervise/limits.js';
 
 // Real events captured from Claude Code 2.1.x.
 const samples = JSON.parse(

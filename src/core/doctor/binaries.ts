@@ -1,4 +1,4 @@
-import { firstLine, runFailure, type CheckResult, type CommandRun, type Where } from './doctor.js';
+import { firstLine, runFailure, type CheckResult, type CommandRun, type Where } from './checks.js';
 
 // Doctor checks of the programs a night depends on: the agent, tmux, and the node the schedule names.
 

@@ -1,4 +1,4 @@
-import type { Limits, RestartEntry } from './types.js';
+import type { Limits, RestartEntry } from '../run/types.js';
 
 // Backoff between restarts, derived from restart.log each pass (the reconciler keeps no memory).
 

@@ -1,5 +1,5 @@
+import type { Limits } from '../run/types.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
-import type { Limits } from './types.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 

@@ -1,5 +1,5 @@
 // Plain values shared by the pure core and the adapters. No I/O here.
-import type { Limit } from './limits.js';
+import type { Limit } from '../supervise/limits.js';
 
 export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
 export type RunState = (typeof RUN_STATES)[number];

@@ -1,5 +1,5 @@
+import type { Action, Observation, RunState } from '../run/types.js';
 import { crashRestarts, describeExit } from './decide.js';
-import type { Action, Observation, RunState } from './types.js';
 
 // The state a person sees, derived from an observation; and what each action leads to.
 

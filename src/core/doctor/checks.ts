@@ -1,5 +1,5 @@
-import { permissionModeProblem } from './agent-args.js';
-import { describeProblem, type ConfigProblem } from './config.js';
+import { permissionModeProblem } from '../agent/args.js';
+import { describeProblem, type ConfigProblem } from '../config/settings.js';
 
 // `overnight doctor`: pure evaluators that turn gathered facts into one result per check, and the
 // report. The facts are gathered by adapters/doctor-facts; nothing here reads a file or runs a process.

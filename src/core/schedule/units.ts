@@ -1,5 +1,5 @@
-import { formatDuration } from './duration.js';
-import { checkValues, scheduleEnv, scheduleNames, type ScheduleValues } from './schedule.js';
+import { formatDuration } from '../config/duration.js';
+import { checkValues, scheduleEnv, scheduleNames, type ScheduleValues } from './cron.js';
 
 // The launchd LaunchAgent and the systemd user units, as text. Pure, like ./schedule.ts.
 

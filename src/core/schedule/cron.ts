@@ -1,5 +1,5 @@
-import { formatDuration } from './duration.js';
-import { OperationalError, UsageError } from './errors.js';
+import { formatDuration } from '../config/duration.js';
+import { OperationalError, UsageError } from '../errors.js';
 
 // What `overnight schedule install` writes, as plain text from plain values. Pure: the command
 // gathers the paths, the adapter writes the files and runs crontab / launchctl / systemctl.

@@ -1,5 +1,5 @@
-import type { CheckResult } from './doctor.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../config/duration.js';
+import type { CheckResult } from './checks.js';
 
 // Doctor checks of the runs root (its directory, the filesystem under it, free space) and of the
 // schedule whose marker and heartbeat are kept in it.

@@ -1,5 +1,5 @@
-import { formatDuration } from './duration.js';
-import type { RunState } from './types.js';
+import { formatDuration } from '../config/duration.js';
+import type { RunState } from '../run/types.js';
 
 // The morning dashboard as text. Pure: rows and `now` in, lines out.
 

@@ -1,5 +1,5 @@
 // stream-json rendered for a person: one line per thing that happened. Pure.
-import { oneLine } from './text.js';
+import { oneLine } from '../text.js';
 
 export interface Palette {
   dim: (s: string) => string;

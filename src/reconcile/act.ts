@@ -25,12 +25,12 @@ import {
 import type { PaneInfo } from '../adapters/tmux.js';
 import { archiveTranscript } from '../adapters/transcript.js';
 import { resolveExecutable } from '../adapters/which.js';
-import type { Settings } from '../core/config.js';
-import type { RunPaths } from '../core/paths.js';
-import { stateAfter, stateOf } from '../core/state.js';
-import type { Action, Observation, RunSpec } from '../core/types.js';
-import type { Io } from './io.js';
-import { buildRow, countsStamp } from './summary.js';
+import type { Io } from '../app/io.js';
+import type { Settings } from '../core/config/settings.js';
+import type { RunPaths } from '../core/run/paths.js';
+import type { Action, Observation, RunSpec } from '../core/run/types.js';
+import { stateAfter, stateOf } from '../core/supervise/state.js';
+import { buildRow, countsStamp } from '../dashboard/rows.js';
 
 // Acting on one run's decision, through the adapters, and recording what was done.
 

@@ -1,5 +1,5 @@
-import { humanTime } from './briefing.js';
-import { ago, deniedLine, money, timeLeft, type TableRow } from './format.js';
+import { humanTime } from '../agent/briefing.js';
+import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
 

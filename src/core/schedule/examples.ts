@@ -1,5 +1,5 @@
-import { launchdPlist } from './schedule-units.js';
-import { buildPath, cronBlock, SYSTEM_PATH_DIRS, type ScheduleValues } from './schedule.js';
+import { buildPath, cronBlock, SYSTEM_PATH_DIRS, type ScheduleValues } from './cron.js';
+import { launchdPlist } from './units.js';
 
 // The repository's crontab.example and launchd/dev.overnight.reconcile.plist: the same generators
 // as `schedule install`, with placeholders for the absolute paths (a unit test keeps them equal).

@@ -1,3 +1,5 @@
+import type { RunSpec, SessionMode } from '../run/types.js';
+import { sessionBudget } from '../supervise/decide.js';
 import {
   continuePrompt,
   handoverPrompt,
@@ -5,8 +7,6 @@ import {
   RESUME_PROMPT,
   SYNTHESIS_PROMPT,
 } from './briefing.js';
-import { sessionBudget } from './decide.js';
-import type { RunSpec, SessionMode } from './types.js';
 
 // The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
 

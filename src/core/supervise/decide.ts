@@ -1,11 +1,11 @@
 import { format } from 'date-fns/format';
 
+import { formatDuration } from '../config/duration.js';
+import type { Action, Observation, RestartEntry, RunSpec } from '../run/types.js';
+import { oneLine } from '../text.js';
 import { backoffFor, restartDelay } from './backoff.js';
 import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
-import { formatDuration } from './duration.js';
 import type { Limit } from './limits.js';
-import { oneLine } from './text.js';
-import type { Action, Observation, RestartEntry, RunSpec } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time.
 

@@ -1,5 +1,5 @@
 import { loadSettings } from '../adapters/config-file.js';
-import { describeProblem, type Settings } from '../core/config.js';
+import { describeProblem, type Settings } from '../core/config/settings.js';
 import type { Io } from './io.js';
 
 /** Settings for the commands that must keep working with a bad config: each problem is a warning. */

@@ -1,20 +1,20 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
-import { countOpenQuestions } from '../core/briefing.js';
-import { crashRestarts, decide } from '../core/decide.js';
-import type { DetailsRow } from '../core/details.js';
-import { tmuxSessionName } from '../core/naming.js';
-import type { RunPaths } from '../core/paths.js';
-import { reasonOf, stateOf } from '../core/state.js';
+import { countOpenQuestions } from '../core/agent/briefing.js';
 import {
   parseStream,
   summarizeUsage,
   wrongConversations,
   type SessionLog,
   type Usage,
-} from '../core/stream.js';
-import type { Observation, RunSpec, RunState } from '../core/types.js';
+} from '../core/agent/stream.js';
+import { tmuxSessionName } from '../core/run/naming.js';
+import type { RunPaths } from '../core/run/paths.js';
+import type { Observation, RunSpec, RunState } from '../core/run/types.js';
+import type { DetailsRow } from '../core/status/details.js';
+import { crashRestarts, decide } from '../core/supervise/decide.js';
+import { reasonOf, stateOf } from '../core/supervise/state.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {

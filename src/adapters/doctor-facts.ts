@@ -9,8 +9,8 @@ import {
   parseProcMounts,
   type Mount,
   type RunsRootFacts,
-  type ScheduleFacts,
 } from '../core/doctor/root.js';
+import type { ScheduleFacts } from '../core/doctor/schedule.js';
 import { rootPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
 import { resolveExecutable } from './which.js';

@@ -8,7 +8,7 @@ import {
   editCrontab,
   findCronBlock,
   type Backend,
-  type ScheduleEntry,
+  type InstalledEntry,
   type ScheduleNames,
 } from '../core/schedule/cron.js';
 import { parsePlistInterval, parseTimerInterval, type SystemdUnits } from '../core/schedule/units.js';
@@ -198,8 +198,8 @@ export async function findEntries(
   names: ScheduleNames,
   env: Env,
   only?: Backend,
-): Promise<ScheduleEntry[]> {
-  const entries: ScheduleEntry[] = [];
+): Promise<InstalledEntry[]> {
+  const entries: InstalledEntry[] = [];
   if ((!only || only === 'cron') && hasCrontab(env)) {
     const block = findCronBlock(await readCrontab(env), root);
     if (block) entries.push({ backend: 'cron', everySeconds: block.everySeconds, where: 'crontab' });

@@ -1,30 +1,30 @@
 import { rmSync } from 'node:fs';
 
 import { rootPaths } from '../core/run/paths.js';
-import { isBackend, type ScheduleFile } from '../core/schedule/cron.js';
-import type { ScheduleMarker } from '../core/status/table.js';
+import {
+  parseHeartbeat,
+  parseScheduleMarker,
+  type Heartbeat,
+  type ScheduleMarker,
+} from '../core/schedule/marker.js';
 import { readText, writeFileAtomic } from './files.js';
 
-// The supervisor's own state in the runs root: the schedule marker `schedule install` writes, and
+// The supervisor's own records in the runs root: the schedule marker `schedule install` writes, and
 // the heartbeat every pass writes. Cheap to read (no processes): status and launch use them.
 
-function readJson(path: string): Record<string, unknown> | null {
+function readJson(path: string): unknown {
   try {
-    const v = JSON.parse(readText(path) ?? 'null') as unknown;
-    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : null;
+    return JSON.parse(readText(path) ?? 'null') as unknown;
   } catch {
     return null;
   }
 }
 
-export function readScheduleMarker(root: string): ScheduleFile | null {
-  const v = readJson(rootPaths(root).schedule);
-  if (!v || typeof v.backend !== 'string' || !isBackend(v.backend) || typeof v.everySeconds !== 'number')
-    return null;
-  return { ...(v as unknown as ScheduleFile), installedAt: String(v.installedAt ?? '') };
+export function readScheduleMarker(root: string): ScheduleMarker | null {
+  return parseScheduleMarker(readJson(rootPaths(root).schedule));
 }
 
-export function writeScheduleMarker(root: string, marker: ScheduleFile): void {
+export function writeScheduleMarker(root: string, marker: ScheduleMarker): void {
   writeFileAtomic(rootPaths(root).schedule, JSON.stringify(marker) + '\n');
 }
 
@@ -32,28 +32,15 @@ export function removeScheduleMarker(root: string): void {
   rmSync(rootPaths(root).schedule, { force: true });
 }
 
-export interface Heartbeat {
-  at: string;
-  /** When the installed schedule last ran a pass (passes started otherwise leave it as it was). */
-  scheduledAt?: string;
-  durationMs?: number;
-  runs?: number;
-  actions?: number;
-}
-
 export function readHeartbeat(root: string): Heartbeat | null {
-  const v = readJson(rootPaths(root).heartbeat);
-  return v && typeof v.at === 'string' && !Number.isNaN(new Date(v.at).getTime())
-    ? (v as unknown as Heartbeat)
-    : null;
+  return parseHeartbeat(readJson(rootPaths(root).heartbeat));
 }
 
+export function writeHeartbeat(root: string, beat: Heartbeat): void {
+  writeFileAtomic(rootPaths(root).heartbeat, JSON.stringify(beat) + '\n');
+}
+
+/** What status and launch need to warn about unsupervised runs: the schedule and its last pass. */
 export function readSupervision(root: string): { schedule: ScheduleMarker | null; lastPassAt: Date | null } {
-  const marker = readScheduleMarker(root);
-  const beat = readHeartbeat(root);
-  const scheduled = beat?.scheduledAt ? new Date(beat.scheduledAt) : null;
-  return {
-    schedule: marker && { backend: marker.backend, everySeconds: marker.everySeconds },
-    lastPassAt: scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : null,
-  };
+  return { schedule: readScheduleMarker(root), lastPassAt: readHeartbeat(root)?.scheduledAt ?? null };
 }

@@ -14,7 +14,9 @@ import {
   schedulerEnv,
   type CheckResult,
 } from '../core/doctor/checks.js';
-import { checkRunsRoot, checkSchedule, parseScheduleMarker } from '../core/doctor/root.js';
+import { checkRunsRoot } from '../core/doctor/root.js';
+import { checkSchedule } from '../core/doctor/schedule.js';
+import { parseScheduleMarker } from '../core/schedule/marker.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`

@@ -21,7 +21,7 @@ import { OperationalError, UsageError } from '../core/errors.js';
 import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
-import { supervisionWarning } from '../core/status/table.js';
+import { supervisionWarning } from '../core/status/supervision.js';
 
 export interface LaunchOptions {
   duration?: string;

@@ -25,7 +25,7 @@ import {
   scheduleNames,
   SYSTEM_PATH_DIRS,
   type Backend,
-  type ScheduleEntry,
+  type InstalledEntry,
   type ScheduleValues,
 } from '../core/schedule/cron.js';
 import { launchdPlist, systemdUnits } from '../core/schedule/units.js';
@@ -152,7 +152,7 @@ async function install(
       io.stdout(`removed the ${e.backend} entry for ${root} (${e.where}): ${backend} replaces it`);
   }
 
-  const installedAt = io.now().toISOString();
+  const installedAt = io.now();
   writeScheduleMarker(root, {
     backend,
     everySeconds,
@@ -204,7 +204,7 @@ async function uninstall(
 ): Promise<number> {
   const names = scheduleNames(root, isDefaultRoot(root));
   const entries = await sched.findEntries(root, names, io.env, only);
-  const removed: ScheduleEntry[] = [];
+  const removed: InstalledEntry[] = [];
   for (const e of entries) if (await removeEntry(e.backend, root, io.env)) removed.push(e);
   const marker = readScheduleMarker(root);
   if (!only || marker?.backend === only) removeScheduleMarker(root);
@@ -237,7 +237,7 @@ async function status(
   const every = entries.find((e) => e.everySeconds !== null)?.everySeconds ?? marker?.everySeconds ?? null;
   // Only passes the schedule ran count as proof that it fires (an agent's exit starts passes too).
   const scheduledAt = beat?.scheduledAt ?? null;
-  const age = scheduledAt ? (now.getTime() - new Date(scheduledAt).getTime()) / 1000 : null;
+  const age = scheduledAt ? (now.getTime() - scheduledAt.getTime()) / 1000 : null;
   const warnings: string[] = [];
   if (entries.length === 0)
     warnings.push(
@@ -284,12 +284,14 @@ async function status(
       beat.actions !== undefined ? `${beat.actions} action${beat.actions === 1 ? '' : 's'}` : '',
     ].filter(Boolean);
     io.stdout(
-      `last pass: ${ago(beat.at, now)} (${beat.at}${details.length ? '; ' + details.join(', ') : ''})`,
+      `last pass: ${ago(beat.at, now)} (${beat.at.toISOString()}${details.length ? '; ' + details.join(', ') : ''})`,
     );
   } else {
     io.stdout('last pass: never');
   }
-  io.stdout(`last scheduled pass: ${scheduledAt ? `${ago(scheduledAt, now)} (${scheduledAt})` : 'never'}`);
+  io.stdout(
+    `last scheduled pass: ${scheduledAt ? `${ago(scheduledAt, now)} (${scheduledAt.toISOString()})` : 'never'}`,
+  );
   for (const w of warnings) io.stdout(`warning: ${w}`);
   return 0;
 }

@@ -5,7 +5,7 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
-import { finalizeFinished } from '../reconcile/act.js';
+import { finalizeFinished } from '../reconcile/finalize.js';
 
 export interface StopOptions {
   all?: boolean;

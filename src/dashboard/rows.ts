@@ -9,12 +9,16 @@ import {
   type SessionLog,
   type Usage,
 } from '../core/agent/stream.js';
+import { localTime } from '../core/local-time.js';
 import { tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
-import type { Observation, RunSpec, RunState } from '../core/run/types.js';
+import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
-import { crashRestarts, decide } from '../core/supervise/decide.js';
+import { decide } from '../core/supervise/decide.js';
+import { waitText } from '../core/supervise/describe.js';
+import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
+import type { Observation } from '../core/supervise/types.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {
@@ -83,8 +87,9 @@ export function usageOf(paths: RunPaths): Usage {
 /** A waiting run says what it waits for: the same decision the next pass would make. */
 function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: string; nextTryAt?: string } {
   const action = stateOf(obs) === 'waiting' ? decide(spec, obs, now) : null;
-  if (action?.kind === 'wait')
-    return { reason: `waiting: ${action.reason}`, nextTryAt: action.until.toISOString() };
+  if (action?.kind === 'wait') {
+    return { reason: `waiting: ${waitText(action, localTime())}`, nextTryAt: action.until.toISOString() };
+  }
   return { reason: reasonOf(obs) };
 }
 

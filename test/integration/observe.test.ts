@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { observe } from '../../src/adapters/store.js';
 import type { PaneInfo } from '../../src/adapters/tmux.js';
 import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
 import { serializeSession } from '../../src/core/run/records.js';
 import { decide } from '../../src/core/supervise/decide.js';
+import { observe } from '../../src/reconcile/observe.js';
 import { spec as specOf, STARTED } from '../unit/builders.js';
 
 // What one look at a run's files sees, when the wrapper acts in the middle of the look.
+const LATER = new Date(STARTED.getTime() + 60_000);
+
 describe('observe', () => {
   let root: string;
   let paths: RunPaths;
@@ -31,16 +33,14 @@ describe('observe', () => {
       writeFileSync(paths.exitFile(1), `1 1 ${Math.floor(Date.now() / 1000)}\n`);
       return new Map<string, PaneInfo>();
     };
-    const obs = await observe(paths, spec, panes, { HOME: root });
-    expect(obs.agentAlive).toBe(false);
-    expect(obs.wrapperAlive).toBe(false);
-    expect(obs.exit?.code).toBe(1);
-    expect(decide(spec, obs, new Date(STARTED.getTime() + 60_000)).reason).toMatch(/exit 1/);
+    const obs = await observe(paths, spec, panes, { HOME: root }, LATER);
+    expect(obs.session?.agent).toMatchObject({ running: false, wrapperAlive: false, exit: { code: 1 } });
+    expect(decide(spec, obs, LATER).reason).toMatch(/exit 1/);
   });
 
   it('a wrapper gone with no exit record is a session that ended unrecorded', async () => {
-    const obs = await observe(paths, spec, async () => new Map(), { HOME: root });
-    expect(obs.exit).toBeNull();
-    expect(decide(spec, obs, new Date(STARTED.getTime() + 60_000)).reason).toMatch(/no exit status recorded/);
+    const obs = await observe(paths, spec, async () => new Map(), { HOME: root }, LATER);
+    expect(obs.session?.agent).toMatchObject({ running: false, exit: null });
+    expect(decide(spec, obs, LATER).reason).toMatch(/no exit status recorded/);
   });
 });

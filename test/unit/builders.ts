@@ -1,4 +1,10 @@
-import type { Observation, RestartEntry, RunSpec, SessionMode } from '../../src/core/run/types.js';
+import type { RestartEntry, RunSpec, SessionMode, SessionRecord } from '../../src/core/run/types.js';
+import type {
+  AgentNotRunning,
+  Observation,
+  ObservedSession,
+  RunningAgent,
+} from '../../src/core/supervise/types.js';
 
 // Values for the pure core's table tests: a night from 23:15 to 07:15 (UTC), default limits.
 
@@ -40,30 +46,75 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
   };
 }
 
+/** The agent of a session, running. */
+export function running(
+  record: SessionRecord = session(),
+  over: Partial<RunningAgent> = {},
+): ObservedSession {
+  return { ...record, agent: { running: true, promptSeen: null, staleSince: null, ...over } };
+}
+
+/** The agent of a session, not running: by default gone with nothing recorded about its end. */
+export function ended(
+  record: SessionRecord = session(),
+  over: Partial<AgentNotRunning> = {},
+): ObservedSession {
+  return {
+    ...record,
+    agent: {
+      running: false,
+      wrapperAlive: false,
+      exit: null,
+      hung: false,
+      result: null,
+      limit: null,
+      authFailures: 0,
+      failedResumes: 0,
+      conversation: null,
+      costUsd: 0,
+      transcriptBytes: 1000,
+      ...over,
+    },
+  };
+}
+
 /** By default: the first session's agent is gone, nothing recorded about its end. */
-export function obs(over: Partial<Observation> = {}): Observation {
+export function observation(over: Partial<Observation> = {}): Observation {
   return {
     sentinel: null,
     paused: false,
-    session: { n: 1, mode: 'initial', startedAt: STARTED },
-    agentAlive: false,
-    wrapperAlive: false,
-    exit: null,
+    session: ended(),
     restarts: [],
     reportExists: false,
     outputAt: null,
-    staleSince: null,
-    hung: false,
-    promptSeen: null,
-    authFailures: 0,
-    transcriptBytes: 1000,
-    failedResumes: 0,
-    costUsd: 0,
-    conversation: null,
-    limit: null,
-    result: null,
     ...over,
   };
+}
+
+/** The observation as one flat record (the agent's facts beside the run's), for the older tables. */
+export type FlatObservation = Omit<Observation, 'session'> & {
+  session: SessionRecord | null;
+  agentAlive: boolean;
+} & Omit<RunningAgent, 'running'> &
+  Omit<AgentNotRunning, 'running'>;
+
+export function obs(over: Partial<FlatObservation> = {}): Observation {
+  const { agentAlive, promptSeen, staleSince, session: record = session(), ...rest } = over;
+  const { sentinel, paused, restarts, reportExists, outputAt, ...agent } = rest;
+  const base = observation({
+    ...(sentinel !== undefined ? { sentinel } : {}),
+    ...(paused !== undefined ? { paused } : {}),
+    ...(restarts !== undefined ? { restarts } : {}),
+    ...(reportExists !== undefined ? { reportExists } : {}),
+    ...(outputAt !== undefined ? { outputAt } : {}),
+  });
+  if (record === null) return { ...base, session: null };
+  if (agentAlive)
+    return {
+      ...base,
+      session: running(record, { promptSeen: promptSeen ?? null, staleSince: staleSince ?? null }),
+    };
+  return { ...base, session: ended(record, agent) };
 }
 
 // decide's tables: times of that night, sessions, exits and restart.log lines.
@@ -74,7 +125,7 @@ export const AFTER_END = new Date('2026-11-22T07:20:00Z');
 export const BUDGET_END = new Date('2026-11-22T07:45:00Z');
 export const AFTER_BUDGET = new Date('2026-11-22T08:00:00Z');
 
-export function session(mode: SessionMode = 'initial', n = 1) {
+export function session(mode: SessionMode = 'initial', n = 1): SessionRecord {
   return { n, mode, startedAt: STARTED };
 }
 

@@ -1,8 +1,20 @@
 import { describe, expect, test } from 'vitest';
 
-import type { Action, Observation, RestartEntry, SessionMode } from '../../src/core/run/types.js';
-import { AUTH_FIX, decide } from '../../src/core/supervise/decide.js';
-import { AFTER_END, BEFORE_END, crashes, exited, obs, restarts, session, spec } from './builders.js';
+import type { RestartEntry, SessionMode } from '../../src/core/run/types.js';
+import { decide } from '../../src/core/supervise/decide.js';
+import { AUTH_FIX } from '../../src/core/supervise/ended.js';
+import type { Action, Observation } from '../../src/core/supervise/types.js';
+import {
+  AFTER_END,
+  BEFORE_END,
+  crashes,
+  exited,
+  obs,
+  restarts,
+  session,
+  spec,
+  type FlatObservation,
+} from './builders.js';
 
 // decide's rules for a night that goes wrong: spend caps, quick exits, limits, hangs, credentials,
 // fresh sessions, named ends and a watched synthesis.
@@ -73,7 +85,7 @@ describe('time left: continue after a clean exit, back off after quick failures'
     });
     const waiting = decide(spec(), o, new Date('2026-11-22T02:59:10Z'));
     expect(waiting).toMatchObject({ kind: 'wait', until: new Date('2026-11-22T02:59:30Z') });
-    expect(waiting.reason).toMatch(/^agent ended \(exit 1\); backing off 30s, next try at /);
+    expect(waiting.reason).toBe('agent ended (exit 1); backing off 30s');
     expect(decide(spec(), o, new Date('2026-11-22T02:59:30Z'))).toMatchObject({
       kind: 'start',
       mode: 'resume',
@@ -126,11 +138,10 @@ test("a crash's reason carries the agent's own error text", () => {
 
 describe('usage limits', () => {
   const at = (iso: string) => new Date(iso);
-  const ended = obs({ exit: { code: 1, at: at('2026-11-22T02:00:00Z') } });
-  const waitFor = (resetsAt: Date | null, what = 'five_hour limit') => ({
-    ...ended,
-    limit: { kind: 'wait' as const, resetsAt, what },
-  });
+  const ended = (over: Partial<FlatObservation> = {}) =>
+    obs({ exit: { code: 1, at: at('2026-11-22T02:00:00Z') }, ...over });
+  const waitFor = (resetsAt: Date | null, what = 'five_hour limit', over: Partial<FlatObservation> = {}) =>
+    ended({ limit: { kind: 'wait' as const, resetsAt, what }, ...over });
 
   test.each<[string, Observation, Date, Partial<Action> & { kind: Action['kind'] }]>([
     [
@@ -165,7 +176,7 @@ describe('usage limits', () => {
     ],
     [
       'a limit no wait lifts: failed, saying so',
-      { ...ended, limit: { kind: 'hard', what: "You've hit your org's monthly usage limit" } },
+      ended({ limit: { kind: 'hard', what: "You've hit your org's monthly usage limit" } }),
       at('2026-11-22T02:01:00Z'),
       {
         kind: 'finish',
@@ -184,7 +195,7 @@ describe('usage limits', () => {
   });
 
   test('a synthesis stopped by a limit waits and is tried again', () => {
-    const o = { ...waitFor(at('2026-11-22T07:30:00Z')), session: session('synthesis', 3) };
+    const o = waitFor(at('2026-11-22T07:30:00Z'), undefined, { session: session('synthesis', 3) });
     expect(decide(spec(), o, at('2026-11-22T07:21:00Z'))).toMatchObject({ kind: 'wait' });
     expect(decide(spec(), o, at('2026-11-22T07:36:00Z'))).toMatchObject({ kind: 'start', mode: 'synthesis' });
   });
@@ -192,7 +203,7 @@ describe('usage limits', () => {
 
 describe('hangs (stale_after 30m, hang_grace 5m)', () => {
   const at = (iso: string) => new Date(iso);
-  const alive = (over: Partial<Observation> = {}) =>
+  const alive = (over: Partial<FlatObservation> = {}) =>
     obs({ agentAlive: true, wrapperAlive: true, outputAt: at('2026-11-22T02:00:00Z'), ...over });
 
   test.each<[string, Observation, Date, Partial<Action> & { kind: Action['kind'] }]>([
@@ -262,7 +273,7 @@ describe('refused credentials (counted on their own)', () => {
 });
 
 describe('escalation to a fresh session', () => {
-  test.each<[string, Partial<Observation>, string | undefined]>([
+  test.each<[string, Partial<FlatObservation>, string | undefined]>([
     ['a transcript to resume: resumed', {}, undefined],
     [
       'no transcript: never resumed (that would start an empty conversation)',
@@ -370,7 +381,7 @@ test('synthesis tries wait for the backoff after the first', () => {
 });
 
 describe('a synthesis is watched too', () => {
-  const live = (over: Partial<Observation>) =>
+  const live = (over: Partial<FlatObservation>) =>
     obs({ session: session('synthesis', 2), agentAlive: true, wrapperAlive: true, ...over });
   test('silent past stale_after: marked; then stopped as hung, to be tried again', () => {
     expect(

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 
-import type { Action, Observation, RunSpec, SessionMode } from '../../src/core/run/types.js';
-import { crashRestarts, decide, describeExit } from '../../src/core/supervise/decide.js';
+import type { RunSpec, SessionMode } from '../../src/core/run/types.js';
+import { decide } from '../../src/core/supervise/decide.js';
+import { crashRestarts, describeExit } from '../../src/core/supervise/exits.js';
+import type { Action } from '../../src/core/supervise/types.js';
 import {
   AFTER_BUDGET,
   AFTER_END,
@@ -14,12 +16,13 @@ import {
   restarts,
   session,
   spec,
+  type FlatObservation,
 } from './builders.js';
 
 interface Case {
   name: string;
   spec?: Partial<RunSpec>;
-  obs: Partial<Observation>;
+  obs: Partial<FlatObservation>;
   now: Date;
   want: Partial<Action> & { kind: Action['kind'] };
   reason?: RegExp | string;

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 
+import { localTime } from '../../src/core/local-time.js';
 import { runDetails, type DetailsRow } from '../../src/core/status/details.js';
-
-process.env.TZ = 'UTC';
 
 const WS = '/home/me/overnight-runs/2026-11-21-2315-survey-crdt';
 const NOW = new Date('2026-11-22T03:15:00Z');
+const UTC = localTime('UTC');
 
 function row(over: Partial<DetailsRow> = {}): DetailsRow {
   return {
@@ -33,7 +33,7 @@ const field = (lines: string[], name: string) => lines.find((l) => l.startsWith(
 
 describe('runDetails', () => {
   test('a running run: times in words, what it spent, how to watch it', () => {
-    const lines = runDetails(row(), { report: false }, NOW);
+    const lines = runDetails(row(), { report: false }, NOW, UTC);
     expect(lines[0]).toBe('');
     expect(field(lines, 'task')).toBe('Survey CRDT libraries for offline sync');
     expect(field(lines, 'started')).toBe('Sat 21 Nov 2026, 23:15 (UTC+00:00)');
@@ -50,6 +50,7 @@ describe('runDetails', () => {
       row({ state: 'done', reason: 'REPORT.md written', questions: 3, findings: 1, restarts: 0 }),
       { report: true },
       NOW,
+      UTC,
     );
     expect(field(lines, 'ends')).toBe('Sun 22 Nov 2026, 07:15 (UTC+00:00)');
     expect(field(lines, 'sessions')).toMatch(/^2, 0 restarts of 5 allowed/);
@@ -71,6 +72,7 @@ describe('runDetails', () => {
       }),
       { report: false },
       NOW,
+      UTC,
     );
     expect(field(lines, 'ends')).toBe('Sun 22 Nov 2026, 03:00 (UTC+00:00) (time is up)');
     expect(field(lines, 'denied')).toMatch(/^14 tool calls denied by permissions \(Bash 14\)/);
@@ -91,6 +93,7 @@ describe('runDetails', () => {
       }),
       { report: false },
       NOW,
+      UTC,
     );
     expect(field(lines, 'task')).toBe('(unknown)');
     expect(field(lines, 'started')).toBe('?');

@@ -3,15 +3,14 @@ import { describe, expect, test } from 'vitest';
 import type { CheckResult, CheckStatus } from '../../src/core/doctor/checks.js';
 import {
   checkRunsRoot,
-  checkSchedule,
   filesystemKind,
   mountFor,
   parseMountOutput,
   parseProcMounts,
-  parseScheduleMarker,
   type RunsRootFacts,
-  type ScheduleFacts,
 } from '../../src/core/doctor/root.js';
+import { checkSchedule, type ScheduleFacts } from '../../src/core/doctor/schedule.js';
+import { parseScheduleMarker } from '../../src/core/schedule/marker.js';
 
 // doctor's checks of the runs root: its schedule, and the directory and file system it lives on.
 

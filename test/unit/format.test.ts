@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
 
 import type { RunState } from '../../src/core/run/types.js';
-import {
-  ago,
-  formatTable,
-  supervisionWarning,
-  timeLeft,
-  type TableRow,
-} from '../../src/core/status/table.js';
+import { supervisionWarning } from '../../src/core/status/supervision.js';
+import { ago, formatTable, timeLeft, type TableRow } from '../../src/core/status/table.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 
@@ -177,7 +172,7 @@ describe('formatTable', () => {
 
 describe('supervisionWarning', () => {
   const at = (iso: string) => new Date(iso);
-  const cron = { backend: 'cron', everySeconds: 300 };
+  const cron = { backend: 'cron' as const, everySeconds: 300 };
   test.each<[string, Parameters<typeof supervisionWarning>, RegExp | null]>([
     ['no live runs: nothing to say', [null, null, 0, NOW], null],
     [

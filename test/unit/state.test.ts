@@ -1,22 +1,19 @@
 import { describe, expect, test } from 'vitest';
 
+import { localTime } from '../../src/core/local-time.js';
+import { RUN_STATES, type RestartEntry, type RunState, type SessionMode } from '../../src/core/run/types.js';
+import { describeAction } from '../../src/core/supervise/describe.js';
 import {
-  RUN_STATES,
-  type Action,
-  type Observation,
-  type RestartEntry,
-  type RunState,
-  type SessionMode,
-} from '../../src/core/run/types.js';
-import {
-  describeAction,
   endUnrecorded,
   mayBeStarting,
   reasonOf,
   stateAfter,
   stateOf,
 } from '../../src/core/supervise/state.js';
-import { obs, STARTED } from './builders.js';
+import type { Action } from '../../src/core/supervise/types.js';
+import { obs, STARTED, type FlatObservation } from './builders.js';
+
+const UTC = localTime('UTC');
 
 const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });
 const exited = (code: number) => ({ code, at: new Date('2026-11-22T02:00:00Z') });
@@ -30,7 +27,7 @@ const restarts = (...modes: SessionMode[]): RestartEntry[] =>
   }));
 
 describe('stateOf', () => {
-  test.each<[string, Partial<Observation>, RunState]>([
+  test.each<[string, Partial<FlatObservation>, RunState]>([
     ['DONE', { sentinel: { kind: 'DONE', reason: 'r' } }, 'done'],
     ['FAILED', { sentinel: { kind: 'FAILED', reason: 'r' } }, 'failed'],
     [
@@ -55,7 +52,7 @@ describe('stateOf', () => {
 });
 
 describe('endUnrecorded', () => {
-  test.each<[string, Partial<Observation>, boolean]>([
+  test.each<[string, Partial<FlatObservation>, boolean]>([
     ['agent and wrapper gone, no exit record', {}, true],
     ['the exit is recorded', { exit: exited(1) }, false],
     ['the wrapper still runs (recording the exit, or starting the agent)', { wrapperAlive: true }, false],
@@ -70,7 +67,7 @@ describe('endUnrecorded', () => {
 
 describe('mayBeStarting (a session recorded, its wrapper not yet in tmux)', () => {
   const at = (seconds: number) => new Date(STARTED.getTime() + seconds * 1000);
-  test.each<[string, Partial<Observation>, Date, boolean]>([
+  test.each<[string, Partial<FlatObservation>, Date, boolean]>([
     ['started 2 s ago, nothing yet', {}, at(2), true],
     ['started 9 s ago, nothing yet', {}, at(9), true],
     ['started 10 s ago: a lost agent', {}, at(10), false],
@@ -102,7 +99,7 @@ describe('stateAfter', () => {
 });
 
 describe('reasonOf', () => {
-  test.each<[string, Partial<Observation>, string | RegExp]>([
+  test.each<[string, Partial<FlatObservation>, string | RegExp]>([
     [
       'a sentinel gives its reason',
       { sentinel: { kind: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1' } },
@@ -128,7 +125,7 @@ describe('reasonOf', () => {
 });
 
 describe('describeAction', () => {
-  test.each<[Action, Partial<Observation>, number, string]>([
+  test.each<[Action, Partial<FlatObservation>, number, string]>([
     [{ kind: 'none', reason: 'agent running' }, {}, 5, 'nothing to do: agent running'],
     [
       { kind: 'cleanup', reason: 'DONE is present but an agent is still running' },
@@ -198,10 +195,10 @@ describe('describeAction', () => {
       },
       {},
       5,
-      'waiting: agent ended (exit 1); backing off 30s',
+      'waiting: agent ended (exit 1); backing off 30s, next try at 03:00:00',
     ],
   ])('%j', (action, over, max, want) => {
-    expect(describeAction(action, obs(over), max)).toBe(want);
+    expect(describeAction(action, obs(over), max, UTC)).toBe(want);
   });
 });
 
@@ -222,6 +219,6 @@ describe('describeAction for --dry-run', () => {
     ],
     [{ kind: 'cleanup', reason: 'DONE is present' }, 'would stop a leftover agent: DONE is present'],
   ])('%o', (action, line) => {
-    expect(describeAction(action, obs(), 5, true)).toBe(line);
+    expect(describeAction(action, obs(), 5, UTC, true)).toBe(line);
   });
 });

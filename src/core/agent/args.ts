@@ -1,5 +1,5 @@
 import type { RunSpec, SessionMode } from '../run/types.js';
-import { sessionBudget } from '../supervise/decide.js';
+import { sessionBudget } from '../supervise/budget.js';
 import {
   continuePrompt,
   handoverPrompt,

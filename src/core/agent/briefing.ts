@@ -1,4 +1,4 @@
-import { format } from 'date-fns/format';
+import { localTime } from '../local-time.js';
 
 // What the agent reads: CLAUDE.md, the questions.md header, and each session's prompt.
 
@@ -10,7 +10,7 @@ export function fenceFor(text: string): string {
 
 /** `Sat 22 Nov 2026, 07:15 (UTC+01:00)`: local time with its offset. */
 export function humanTime(at: Date): string {
-  return format(at, "EEE d MMM yyyy, HH:mm '(UTC'xxx')'");
+  return localTime().human(at);
 }
 
 export function epochSeconds(at: Date): number {

@@ -1,5 +1,4 @@
-// Plain values shared by the pure core and the adapters. No I/O here.
-import type { Limit } from '../supervise/limits.js';
+// A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
 export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
 export type RunState = (typeof RUN_STATES)[number];
@@ -75,54 +74,3 @@ export interface Sentinel {
   kind: 'DONE' | 'FAILED';
   reason: string;
 }
-
-/** Everything decide needs to know about one run, read from disk and the process table. */
-export interface Observation {
-  sentinel: Sentinel | null;
-  paused: boolean;
-  session: SessionRecord | null;
-  /** The current session's agent process exists with the recorded start time. */
-  agentAlive: boolean;
-  /** The tmux pane holding the wrapper still runs (the agent may be starting or just ended). */
-  wrapperAlive: boolean;
-  exit: ExitRecord | null;
-  restarts: RestartEntry[];
-  reportExists: boolean;
-  outputAt: Date | null;
-  /** When the current session's silence was first seen by a pass (the hang timer, kept on disk). */
-  staleSince: Date | null;
-  /** A question the live agent's output ends with that nobody will answer, if any. */
-  promptSeen: string | null;
-  /** The current session was stopped as hung. */
-  hung: boolean;
-  /** What the sessions cost so far (USD), from their result events; read when the agent is not alive. */
-  costUsd: number;
-  /** Size of the run conversation's transcript; null when there is none. Read when the agent is not alive. */
-  transcriptBytes: number | null;
-  /** Resumed sessions in a row, the current one last, that ended without any work or success. */
-  failedResumes: number;
-  /** Sessions in a row, the current one last, that ended on refused credentials. */
-  authFailures: number;
-  /** The usage limit the current session ended on, if any; read when the agent is not alive. */
-  limit: Limit | null;
-  /** The conversation the current session's init event named, if any; read when the agent is not alive. */
-  conversation: string | null;
-  /** The current session's result event, if it wrote one; read when the agent is not alive. */
-  result: { isError: boolean; subtype: string; text: string; apiErrorStatus?: number | null } | null;
-}
-
-export type Action =
-  | { kind: 'none'; reason: string }
-  | { kind: 'cleanup'; reason: string }
-  | {
-      kind: 'start';
-      mode: SessionMode;
-      reason: string;
-      exit: number | null;
-      uptime?: number | null;
-      fresh?: string;
-    }
-  | { kind: 'wait'; until: Date; reason: string }
-  | { kind: 'interrupt'; reason: string; hung?: boolean }
-  | { kind: 'watch'; reason: string }
-  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

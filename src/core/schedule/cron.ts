@@ -36,22 +36,11 @@ export interface ScheduleNames {
 }
 
 /** Installed entries found for a runs root (status and uninstall). */
-export interface ScheduleEntry {
+export interface InstalledEntry {
   backend: Backend;
   everySeconds: number | null;
   /** The crontab, or the file(s) written. */
   where: string;
-}
-
-/** `<runs root>/.schedule.json`: read by status and launch, cheaply, instead of asking cron. */
-export interface ScheduleFile {
-  backend: Backend;
-  everySeconds: number;
-  installedAt: string;
-  /** What the entry runs with, so `doctor --as-scheduler` can rebuild the scheduler's environment. */
-  path?: string;
-  node?: string;
-  env?: Record<string, string>;
 }
 
 export function isBackend(value: string): value is Backend {

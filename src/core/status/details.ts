@@ -1,4 +1,4 @@
-import { humanTime } from '../agent/briefing.js';
+import type { LocalTime } from '../local-time.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
@@ -21,10 +21,10 @@ export interface DetailsFiles {
 /** A tmux session to attach to exists while an agent runs, not while a run waits or is paused. */
 const WATCHABLE = new Set(['running', 'synthesizing']);
 
-const when = (iso: string | null) => (iso ? humanTime(new Date(iso)) : '?');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date): string[] {
+export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock: LocalTime): string[] {
+  const when = (iso: string | null) => (iso ? clock.human(new Date(iso)) : '?');
   const left = timeLeft(r, now);
   const ws = r.workspace;
   const spent = r.tokens

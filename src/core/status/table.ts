@@ -34,9 +34,9 @@ export function money(usd: number): string {
   return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
 
-export function ago(iso: string | null, now: Date): string {
-  if (!iso) return 'never';
-  const seconds = (now.getTime() - new Date(iso).getTime()) / 1000;
+export function ago(at: Date | string | null, now: Date): string {
+  if (!at) return 'never';
+  const seconds = (now.getTime() - new Date(at).getTime()) / 1000;
   return seconds < 1 ? 'just now' : `${formatDuration(seconds)} ago`;
 }
 
@@ -76,31 +76,4 @@ export function deniedLine(denied: { count: number; tools: { name: string; count
     .join(', ');
   const s = denied.count === 1 ? '' : 's';
   return `${denied.count} tool call${s} denied by permissions (${top}); add them to allowed_tools if the agent needs them`;
-}
-
-export interface ScheduleMarker {
-  backend: string;
-  everySeconds: number;
-}
-
-/**
- * The line the dashboard must not leave out: live runs that nothing will restart, or a schedule
- * that has stopped firing (no pass for more than two intervals). Null when all is well.
- */
-export function supervisionWarning(
-  schedule: ScheduleMarker | null,
-  lastPassAt: Date | null,
-  liveRuns: number,
-  now: Date,
-): string | null {
-  if (liveRuns === 0) return null;
-  if (!schedule)
-    return 'warning: no schedule is installed: nothing will restart these runs if they crash. Run `overnight schedule install`.';
-  const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
-  if (!lastPassAt)
-    return `warning: no reconcile pass has run yet (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
-  const age = (now.getTime() - lastPassAt.getTime()) / 1000;
-  if (age > 2 * schedule.everySeconds)
-    return `warning: no reconcile pass for ${formatDuration(age)} (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
-  return null;
 }

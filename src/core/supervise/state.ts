@@ -1,13 +1,16 @@
-import type { Action, Observation, RunState } from '../run/types.js';
-import { crashRestarts, describeExit } from './decide.js';
+import type { RunState } from '../run/types.js';
+import { describeExit } from './exits.js';
+import type { Action, Observation } from './types.js';
 
 // The state a person sees, derived from an observation; and what each action leads to.
 
 export function stateOf(obs: Observation): RunState {
   if (obs.sentinel) return obs.sentinel.kind === 'DONE' ? 'done' : 'failed';
   if (obs.paused) return 'paused';
-  if (obs.agentAlive || (obs.wrapperAlive && !obs.exit))
-    return obs.session?.mode === 'synthesis' ? 'synthesizing' : 'running';
+  const s = obs.session;
+  if (s && (s.agent.running || (s.agent.wrapperAlive && !s.agent.exit))) {
+    return s.mode === 'synthesis' ? 'synthesizing' : 'running';
+  }
   return 'waiting';
 }
 
@@ -16,9 +19,9 @@ export function stateOf(obs: Observation): RunState {
  * of a session ending or starting. Looked at again after a short grace before it is believed.
  */
 export function endUnrecorded(obs: Observation): boolean {
-  return (
-    !obs.sentinel && !obs.paused && obs.session !== null && !obs.exit && !obs.agentAlive && !obs.wrapperAlive
-  );
+  const agent = obs.session?.agent;
+  if (obs.sentinel || obs.paused || !agent || agent.running) return false;
+  return !agent.exit && !agent.wrapperAlive;
 }
 
 /** How long after a session's start its wrapper may still be on its way (tmux starting it). */
@@ -29,10 +32,8 @@ export const START_WINDOW_MS = 10_000;
  * wrapper), or it really lost its agent: a reader without the lock looks again to tell.
  */
 export function mayBeStarting(obs: Observation, now: Date): boolean {
-  return (
-    endUnrecorded(obs) &&
-    now.getTime() - (obs.session as { startedAt: Date }).startedAt.getTime() < START_WINDOW_MS
-  );
+  const startedAt = obs.session?.startedAt;
+  return endUnrecorded(obs) && !!startedAt && now.getTime() - startedAt.getTime() < START_WINDOW_MS;
 }
 
 export function stateAfter(action: Action, before: RunState): RunState {
@@ -44,8 +45,6 @@ export function stateAfter(action: Action, before: RunState): RunState {
     case 'interrupt':
     case 'wait':
       return 'waiting';
-    case 'watch':
-      return before;
     default:
       return before;
   }
@@ -56,36 +55,8 @@ export function reasonOf(obs: Observation): string {
   if (obs.sentinel) return obs.sentinel.reason;
   if (obs.paused) return 'paused (overnight resume <run>, or resume --all for a pause of every run)';
   if (stateOf(obs) !== 'waiting') return '';
-  if (!obs.session) return 'not started yet; the next reconcile pass starts it';
-  return `agent ended (${describeExit(obs.exit?.code ?? null)}); the next reconcile pass acts on it`;
-}
-
-/** One line for the reconcile log, saying what was done (or, for --dry-run, would be) and why. */
-export function describeAction(
-  action: Action,
-  obs: Observation,
-  maxRestarts: number,
-  planned = false,
-): string {
-  const verb = (done: string, plan: string) => (planned ? `would ${plan}` : done);
-  switch (action.kind) {
-    case 'none':
-      return `nothing to do: ${action.reason}`;
-    case 'cleanup':
-      return `${verb('stopped', 'stop')} a leftover agent: ${action.reason}`;
-    case 'interrupt':
-      return `${verb('interrupted', 'interrupt')} the agent: ${action.reason}`;
-    case 'finish':
-      return `${planned ? `would write ${action.sentinel}` : action.sentinel}: ${action.reason}`;
-    case 'wait':
-      return `${verb('waiting', 'wait')}: ${action.reason}`;
-    case 'watch':
-      return `${verb('watching', 'watch')} a silent agent: ${action.reason}`;
-    case 'start':
-      if (action.mode === 'initial') return `${verb('started', 'start')} the first session: ${action.reason}`;
-      if (action.mode === 'synthesis') return `${verb('started', 'start')} the synthesis: ${action.reason}`;
-      if (action.mode === 'continue') return `${verb('continued', 'continue')} the session: ${action.reason}`;
-      if (action.mode === 'retry') return `${verb('retried', 'retry')} the session: ${action.reason}`;
-      return `${verb('resumed', 'resume')} (restart ${crashRestarts(obs.restarts) + 1}/${maxRestarts}): ${action.reason}`;
-  }
+  const agent = obs.session?.agent;
+  if (!agent) return 'not started yet; the next reconcile pass starts it';
+  const code = agent.running ? null : (agent.exit?.code ?? null);
+  return `agent ended (${describeExit(code)}); the next reconcile pass acts on it`;
 }

@@ -1,0 +1,75 @@
+import { formatDuration } from '../config/duration.js';
+import { parseHeartbeat, parseScheduleMarker } from '../schedule/marker.js';
+import type { CheckResult } from './checks.js';
+
+// Doctor's check of the schedule, from its marker and the heartbeat kept in the runs root.
+
+export interface ScheduleFacts {
+  /** The marker file's path, and its JSON: undefined when absent, an error string when unreadable. */
+  markerPath: string;
+  marker: unknown;
+  markerError?: string;
+  heartbeat: unknown;
+}
+
+const BACKEND_HINT: Record<string, string> = {
+  cron: 'is the cron daemon running?',
+  launchd: 'see `launchctl print gui/$(id -u)` for the job',
+  systemd:
+    'see `systemctl --user list-timers`; `loginctl enable-linger` keeps it running while you are logged out',
+};
+
+export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
+  const name = 'schedule';
+  const last = parseHeartbeat(f.heartbeat)?.scheduledAt ?? null;
+  const age = (d: Date) => Math.max(0, (now.getTime() - d.getTime()) / 1000);
+  const lastText = last
+    ? `the last scheduled pass ran ${formatDuration(age(last))} ago`
+    : 'no scheduled pass has run';
+  if (f.markerError)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.markerPath} cannot be read (${f.markerError})`,
+      fix: 'run `overnight schedule install` again',
+    };
+  if (f.marker === undefined) {
+    return {
+      name,
+      status: 'warning',
+      detail:
+        "no schedule installed: only an agent's exit starts a pass, so end times, hangs, reboots and killed wrappers go unhandled",
+      fix: 'overnight schedule install',
+    };
+  }
+  const entry = parseScheduleMarker(f.marker);
+  if (!entry)
+    return {
+      name,
+      status: 'problem',
+      detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`,
+      fix: 'run `overnight schedule install` again',
+    };
+  const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
+  const limit = 2 * entry.everySeconds;
+  const hint = BACKEND_HINT[entry.backend];
+  const fix = `check \`overnight schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}; or run \`overnight schedule install\` again`;
+  if (last) {
+    if (age(last) > limit)
+      return { name, status: 'problem', detail: `${every}, but ${lastText} (more than two intervals)`, fix };
+    return { name, status: 'ok', detail: `${every}; ${lastText}` };
+  }
+  if (entry.installedAt && age(entry.installedAt) > limit) {
+    return {
+      name,
+      status: 'problem',
+      detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no scheduled pass has run`,
+      fix,
+    };
+  }
+  return {
+    name,
+    status: 'ok',
+    detail: `${every}; installed${entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : ''}, the first pass is still to come`,
+  };
+}

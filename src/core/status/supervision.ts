@@ -1,0 +1,26 @@
+import { formatDuration } from '../config/duration.js';
+import type { ScheduleMarker } from '../schedule/marker.js';
+
+// Whether anything will supervise the live runs tonight: said on the dashboard and at launch.
+
+/**
+ * The line the dashboard must not leave out: live runs that nothing will restart, or a schedule
+ * that has stopped firing (no pass for more than two intervals). Null when all is well.
+ */
+export function supervisionWarning(
+  schedule: Pick<ScheduleMarker, 'backend' | 'everySeconds'> | null,
+  lastPassAt: Date | null,
+  liveRuns: number,
+  now: Date,
+): string | null {
+  if (liveRuns === 0) return null;
+  if (!schedule)
+    return 'warning: no schedule is installed: nothing will restart these runs if they crash. Run `overnight schedule install`.';
+  const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
+  if (!lastPassAt)
+    return `warning: no reconcile pass has run yet (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+  const age = (now.getTime() - lastPassAt.getTime()) / 1000;
+  if (age > 2 * schedule.everySeconds)
+    return `warning: no reconcile pass for ${formatDuration(age)} (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+  return null;
+}

@@ -1,0 +1,164 @@
+import { formatDuration } from '../config/duration.js';
+import type { RunSpec, SessionRecord } from '../run/types.js';
+import { oneLine } from '../text.js';
+import { backoffFor, restartDelay } from './backoff.js';
+import { EXPLORE_SHARE, MIN_SYNTHESIS_USD } from './budget.js';
+import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
+import { crashRestarts, describeExit } from './exits.js';
+import type { Limit } from './limits.js';
+import type { Action, AgentNotRunning, Observation } from './types.js';
+
+// What follows a session whose agent has ended: rules 4 to 6 of decide.
+
+/** Consecutive refused logins before a run fails. */
+export const AUTH_TRIES = 2;
+export const AUTH_FIX =
+  'for unattended runs put a long-lived token from `claude setup-token` in CLAUDE_CODE_OAUTH_TOKEN, ' +
+  'or an ANTHROPIC_API_KEY, in the environment you launch from';
+/**
+ * The synthesis is tried again, with backoff, while its budget lasts; this only guards against a
+ * hot loop when backoff is set to nothing.
+ */
+export const SYNTHESIS_TRIES = 10;
+/** Without a readable reset time, a limit is waited out for this long. */
+export const DEFAULT_LIMIT_WAIT = 3600;
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+const done = (reason: string): Action => ({ kind: 'finish', sentinel: 'DONE', reason, stopAgent: false });
+const failed = (reason: string): Action => ({ kind: 'finish', sentinel: 'FAILED', reason, stopAgent: false });
+
+/** The ended session, as every rule below sees it. */
+interface Ended {
+  spec: RunSpec;
+  obs: Observation;
+  session: SessionRecord;
+  agent: AgentNotRunning;
+  now: Date;
+  exit: number | null;
+  /** `exit 1`, `killed by SIGKILL (exit 137)`, … */
+  how: string;
+  endedAt: Date;
+  /** Seconds the session ran (restart.log keeps it; backoff is computed from it). */
+  uptime: number;
+}
+
+export function decideEnded(
+  spec: RunSpec,
+  obs: Observation,
+  session: SessionRecord,
+  agent: AgentNotRunning,
+  now: Date,
+): Action {
+  const exit = agent.exit ? agent.exit.code : null;
+  const endedAt = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
+  const e: Ended = { spec, obs, session, agent, now, exit, how: describeExit(exit), endedAt, uptime };
+  const start = (mode: 'resume' | 'continue' | 'retry' | 'synthesis', reason: string): Action => ({
+    kind: 'start',
+    mode,
+    reason,
+    exit,
+    uptime,
+  });
+
+  // How the session ended, named once; the agent's own error text says more than an exit status.
+  const endClass = classifyEnd({
+    exitCode: exit,
+    result: agent.result,
+    limited: agent.limit !== null,
+    auth: agent.authFailures > 0,
+    reportExists: obs.reportExists,
+    stoppedByUs: agent.hung,
+  });
+  const result = agent.result;
+  const errorText = result?.isError && result.text ? oneLine(result.text, 120) : null;
+  const ended = now >= spec.endsAt;
+
+  if (session.mode === 'synthesis' && obs.reportExists)
+    return done('finished: REPORT.md written by the synthesis');
+  // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
+  if (endClass === 'usage-limit' && agent.limit) return waitOutLimit(e, agent.limit);
+  // Refused credentials have their own count: retried once (a token may be refreshed), then the fix.
+  if (endClass === 'auth') {
+    const said = errorText ?? e.how;
+    if (agent.authFailures >= AUTH_TRIES) {
+      return failed(`authentication failed ${agent.authFailures} times in a row (${said}); ${AUTH_FIX}`);
+    }
+    if (session.mode !== 'synthesis' && !ended) {
+      return start('retry', `authentication failed (${said}); trying once more`);
+    }
+  }
+  // 4. The synthesis has ended without a report: tried again while its budget lasts.
+  if (session.mode === 'synthesis') return retrySynthesis(e);
+  // 5. The agent finished the job itself.
+  if (exit === 0 && obs.reportExists) return done('finished: REPORT.md written');
+  // The spend cap: exploring stops at its share; the report gets what is left, if anything.
+  if (spec.maxCost !== null && agent.costUsd >= spec.maxCost * EXPLORE_SHARE) {
+    const spent = `spend cap: ${usd(agent.costUsd)} of ${usd(spec.maxCost)} spent`;
+    if (spec.maxCost - agent.costUsd >= MIN_SYNTHESIS_USD) return start('synthesis', spent);
+    return failed(`${spent}, nothing left for the report`);
+  }
+  // Time is up: one synthesis session writes the report.
+  if (ended) return start('synthesis', `end time reached (${e.how})`);
+
+  // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
+  const clean = NORMAL_ENDS.includes(endClass);
+  const said = errorText ? `: ${errorText}` : '';
+  const used = crashRestarts(obs.restarts);
+  if (!clean && used >= spec.limits.maxRestarts) {
+    return failed(`circuit breaker: ${used} restart${used === 1 ? '' : 's'}, last ${e.how}${said}`);
+  }
+  // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
+  const quick = !clean || uptime < spec.limits.minUptime;
+  const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
+  const ending = agent.hung ? `stopped as hung (${e.how})` : `${endLabel(endClass)} (${e.how})${said}`;
+  const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
+  const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
+  const retryAt = new Date(endedAt.getTime() + delay * 1000);
+  if (now < retryAt)
+    return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
+  return start(clean ? 'continue' : 'resume', why);
+}
+
+function retrySynthesis(e: Ended): Action {
+  const { spec, obs, agent, now } = e;
+  const tries = obs.restarts.filter((r) => r.mode === 'synthesis').length;
+  const budgetLeft = now.getTime() < spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
+  const moneyLeft = spec.maxCost === null || agent.costUsd < spec.maxCost;
+  if (!budgetLeft || !moneyLeft || tries >= SYNTHESIS_TRIES) {
+    return done(
+      `no report: the synthesis ended without writing REPORT.md (${e.how}); findings/ holds what was found`,
+    );
+  }
+  const why = `the synthesis ended without REPORT.md (${e.how})`;
+  // Backoff between tries too: the first at once, then backoff, doubling.
+  const delay = backoffFor(tries, spec.limits);
+  const retryAt = new Date(e.endedAt.getTime() + delay * 1000);
+  if (now < retryAt)
+    return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
+  const reason = `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`;
+  return { kind: 'start', mode: 'synthesis', reason, exit: e.exit, uptime: e.uptime };
+}
+
+function waitOutLimit(e: Ended, limit: Limit): Action {
+  const { spec, now } = e;
+  if (limit.kind === 'hard') return failed(`usage limit that waiting will not lift: ${limit.what}`);
+  const resetsAt = limit.resetsAt ?? new Date(e.endedAt.getTime() + DEFAULT_LIMIT_WAIT * 1000);
+  const resumeAt = new Date(resetsAt.getTime() + spec.limits.limitMargin * 1000);
+  const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
+  if (resumeAt.getTime() > budgetEnd) {
+    return done(
+      `no report: ${limit.what} lifts only after the synthesis budget; findings/ holds what was found`,
+    );
+  }
+  if (now < resumeAt) return { kind: 'wait', until: resumeAt, resetsAt, reason: limit.what };
+  const synthesis = e.session.mode === 'synthesis' || now >= spec.endsAt;
+  const reason = `usage limit lifted (${limit.what})`;
+  return {
+    kind: 'start',
+    mode: synthesis ? 'synthesis' : 'continue',
+    reason,
+    exit: e.exit,
+    uptime: e.uptime,
+  };
+}

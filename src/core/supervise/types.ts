@@ -1,0 +1,82 @@
+import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
+import type { Limit } from './limits.js';
+
+// What decide sees of one run, and what it asks for. Plain values: observe builds them, act obeys.
+
+/** Everything decide needs to know about one run, read from disk and the process table. */
+export interface Observation {
+  sentinel: Sentinel | null;
+  paused: boolean;
+  /** The current session and its agent; null before launch recorded a first one. */
+  session: ObservedSession | null;
+  restarts: RestartEntry[];
+  reportExists: boolean;
+  /** When output.log last changed. */
+  outputAt: Date | null;
+}
+
+export interface ObservedSession extends SessionRecord {
+  agent: RunningAgent | AgentNotRunning;
+}
+
+/** The session's agent process exists with the recorded start time. */
+export interface RunningAgent {
+  running: true;
+  /** A question the quiet agent's output ends with that nobody will answer, if any. */
+  promptSeen: string | null;
+  /** When a pass first saw this session silent (the hang timer, kept on disk). */
+  staleSince: Date | null;
+}
+
+/**
+ * No agent process: it ended, or the wrapper is still starting it. Everything but `wrapperAlive`
+ * is read from what the session left behind, and only known once it is over.
+ */
+export interface AgentNotRunning {
+  running: false;
+  /** The tmux pane holding the wrapper still runs (the agent may be starting or just ended). */
+  wrapperAlive: boolean;
+  exit: ExitRecord | null;
+  /** overnight stopped this session as hung. */
+  hung: boolean;
+  /** The session's result event, if it wrote one. */
+  result: ResultFacts | null;
+  /** The usage limit the session ended on, if any. */
+  limit: Limit | null;
+  /** Sessions in a row, this one last, that ended on refused credentials. */
+  authFailures: number;
+  /** Resumed sessions in a row, this one last, that ended without any work or success. */
+  failedResumes: number;
+  /** The conversation the session's init event named, if any. */
+  conversation: string | null;
+  /** What the run's sessions cost so far (USD), from their result events. */
+  costUsd: number;
+  /** Size of the run conversation's transcript; null when there is none. */
+  transcriptBytes: number | null;
+}
+
+/** What a session's result event said, as decide needs it. */
+export interface ResultFacts {
+  isError: boolean;
+  subtype: string;
+  text: string;
+  apiErrorStatus?: number | null;
+}
+
+/** Times are values: turning them into clock text is the printer's job (see describe.ts). */
+export type Action =
+  | { kind: 'none'; reason: string }
+  | { kind: 'cleanup'; reason: string }
+  | {
+      kind: 'start';
+      mode: SessionMode;
+      reason: string;
+      exit: number | null;
+      uptime?: number | null;
+      fresh?: string;
+    }
+  /** `resetsAt`: the usage limit waited out lifts then (the wait adds limit_margin). */
+  | { kind: 'wait'; until: Date; reason: string; resetsAt?: Date }
+  | { kind: 'interrupt'; reason: string; hung?: boolean }
+  | { kind: 'watch'; reason: string }
+  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

@@ -1,0 +1,77 @@
+import { readText } from '../adapters/files.js';
+import { isAlive } from '../adapters/processes.js';
+import { hasSentinel, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
+import { runPaths, type RunPaths } from '../core/run/paths.js';
+import { crashRestarts } from '../core/supervise/exits.js';
+import { mayBeStarting } from '../core/supervise/state.js';
+import type { PassContext } from '../reconcile/context.js';
+import { observeRun } from '../reconcile/observe.js';
+import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
+
+// The dashboard's rows for a set of runs, read without the pass lock: a finished run from its
+// summary, a live one observed as a pass would, a broken one as far as it can still be read.
+
+/** How long a session seen starting without its wrapper is watched before it is shown as lost. */
+const SETTLE_MS = 2_000;
+
+export async function collectRows(ids: readonly string[], ctx: PassContext): Promise<StatusRow[]> {
+  const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
+  for (const id of ids) seen.push({ id, ...(await rowFor(id, ctx)) });
+  // A pass starting a session right now looks like a lost agent: look again, with tmux asked
+  // afresh, before showing a crash. Only a session started in the last seconds is looked at so.
+  const deadline = Date.now() + SETTLE_MS;
+  for (let wait = 50; seen.some((r) => r.unsettled) && Date.now() < deadline; wait *= 2) {
+    await new Promise((r) => setTimeout(r, Math.min(wait, deadline - Date.now())));
+    ctx.panes = undefined;
+    for (const r of seen) if (r.unsettled) Object.assign(r, { unsettled: false }, await rowFor(r.id, ctx));
+  }
+  return seen.map((r) => r.row);
+}
+
+async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {
+  const paths = runPaths(ctx.root, id);
+  // A finished run's summary was written once; only what the user may still edit is read again.
+  const final = hasSentinel(paths) ? readFinal(paths) : null;
+  if (final) {
+    // The user may still answer questions (or add findings): count again only if those changed.
+    const { countsStamp: stamp, ...row } = final;
+    if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
+    return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
+  }
+  try {
+    const now = ctx.io.now();
+    const { spec, obs } = await observeRun(paths, ctx, now);
+    return { row: buildRow(id, paths, spec, obs, now), unsettled: mayBeStarting(obs, now) };
+  } catch (err) {
+    // Whatever is wrong with one run, the dashboard still shows every other one.
+    let restarts = 0;
+    try {
+      restarts = crashRestarts(readRestarts(paths));
+    } catch {
+      // restart.log is unreadable too
+    }
+    return { row: brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restarts) };
+  }
+}
+
+function readFinal(paths: RunPaths): (StatusRow & { countsStamp?: string }) | null {
+  try {
+    const text = readText(paths.final);
+    return text ? (JSON.parse(text) as StatusRow & { countsStamp?: string }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What can still be said of a run whose run.yaml is unusable. */
+async function bestEffortState(paths: RunPaths): Promise<StatusRow['state']> {
+  try {
+    const sentinel = readSentinel(paths);
+    if (sentinel) return sentinel.kind === 'DONE' ? 'done' : 'failed';
+    const agent = readAgent(paths, readSession(paths));
+    if (agent && (await isAlive(agent.pid, agent.startTime))) return 'running';
+  } catch {
+    // the run's files are unusable too
+  }
+  return 'waiting';
+}

@@ -1,0 +1,41 @@
+import { rmSync } from 'node:fs';
+
+import { removeTmuxSession, stopAgent } from '../adapters/agent.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { stopGraceOf } from '../adapters/processes.js';
+import { hasSentinel, readSession, readSpec } from '../adapters/store.js';
+import { resolveExecutable } from '../adapters/which.js';
+import type { RunPaths } from '../core/run/paths.js';
+import type { RunSpec } from '../core/run/types.js';
+import { buildRow, countsStamp } from '../dashboard/rows.js';
+import { observe } from './observe.js';
+
+// Finalize: a finished run is made free of agents, then summarized once for every later reader.
+
+/**
+ * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
+ * its status summary, which marks it as finished for every later pass. False for live runs.
+ */
+export async function finalizeFinished(id: string, paths: RunPaths, now: Date): Promise<boolean> {
+  if (!hasSentinel(paths)) return false;
+  let spec: RunSpec | null = null;
+  try {
+    spec = await readSpec(paths);
+  } catch {
+    // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
+  }
+  const session = readSession(paths);
+  const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
+  const socket = spec?.paths.tmuxSocket ?? null;
+  const wrapper = tmuxBin ? { tmux: tmuxBin, socket, id } : undefined;
+  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined, wrapper);
+  if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
+  // The captured environment holds credentials; a finished run needs them no more.
+  rmSync(paths.agentEnv, { force: true });
+  if (spec) {
+    const obs = await observe(paths, spec, async () => new Map(), process.env, now);
+    const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
+    writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
+  }
+  return true;
+}

@@ -1,0 +1,99 @@
+import { dirname } from 'node:path';
+
+import { exists, mtime } from '../adapters/files.js';
+import { isAlive } from '../adapters/processes.js';
+import {
+  readAgent,
+  readExitRecord,
+  readRestarts,
+  readSentinel,
+  readSession,
+  readSessionLogs,
+  readSpec,
+  readStaleSince,
+  readTail,
+} from '../adapters/store.js';
+import type { PaneInfo } from '../adapters/tmux.js';
+import { transcriptSize } from '../adapters/transcript.js';
+import { wrapperInPanes } from '../core/run/naming.js';
+import { rootPaths, type RunPaths } from '../core/run/paths.js';
+import type { RunSpec, SessionRecord } from '../core/run/types.js';
+import { waitingPrompt } from '../core/supervise/classify.js';
+import { endOfSession } from '../core/supervise/session-end.js';
+import type { AgentNotRunning, Observation, RunningAgent } from '../core/supervise/types.js';
+import { panesOf, type PassContext } from './context.js';
+
+// Observe: one run's files and processes read into the plain Observation that decide judges.
+// Reading only; every judgement is in core.
+
+/** Output quiet this long (or stale_after, if shorter) is looked at for a prompt. */
+const PROMPT_QUIET_S = 10;
+/** How much of a quiet agent's output is read for a prompt. */
+const PROMPT_TAIL_BYTES = 4096;
+
+export async function observeRun(
+  paths: RunPaths,
+  ctx: PassContext,
+  now: Date,
+): Promise<{ spec: RunSpec; obs: Observation }> {
+  const spec = await readSpec(paths);
+  const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env, now);
+  return { spec, obs };
+}
+
+/** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
+export async function observe(
+  paths: RunPaths,
+  spec: RunSpec,
+  panes: () => Promise<Map<string, PaneInfo>>,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): Promise<Observation> {
+  const record = readSession(paths);
+  const outputAt = mtime(paths.outputLog);
+  const agent = record ? await observeAgent(paths, spec, record, panes, env, outputAt, now) : null;
+  return {
+    sentinel: readSentinel(paths),
+    paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
+    session: record && agent ? { ...record, agent } : null,
+    restarts: readRestarts(paths),
+    reportExists: exists(paths.report),
+    outputAt,
+  };
+}
+
+async function observeAgent(
+  paths: RunPaths,
+  spec: RunSpec,
+  session: SessionRecord,
+  panes: () => Promise<Map<string, PaneInfo>>,
+  env: NodeJS.ProcessEnv,
+  outputAt: Date | null,
+  now: Date,
+): Promise<RunningAgent | AgentNotRunning> {
+  const pid = readAgent(paths, session);
+  if (pid && (await isAlive(pid.pid, pid.startTime))) {
+    // A busy agent costs nothing: its output is read only once it has been quiet a while.
+    const quiet = Math.min(PROMPT_QUIET_S, spec.limits.staleAfter) * 1000;
+    const looked = outputAt !== null && now.getTime() - outputAt.getTime() >= quiet;
+    const promptSeen = looked ? waitingPrompt(readTail(paths.outputLog, PROMPT_TAIL_BYTES)) : null;
+    return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n) };
+  }
+  // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
+  // that tmux saw gone has left its record, and a session's end is never misread as a crash.
+  // (A session being started, recorded before tmux runs its wrapper, still looks gone: see
+  // mayBeStarting.)
+  const wrapperAlive = wrapperInPanes(await panes(), spec.id);
+  const exit = readExitRecord(paths, session.n);
+  // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
+  const endedAt = exit?.at ?? now;
+  const end = endOfSession(readSessionLogs(paths), session.n, endedAt, -endedAt.getTimezoneOffset());
+  return {
+    running: false,
+    wrapperAlive,
+    exit,
+    hung: exists(paths.hungFile(session.n)),
+    ...end,
+    transcriptBytes: transcriptSize(paths, spec.sessionId, env),
+  };
+}

@@ -1,0 +1,116 @@
+import { rmSync } from 'node:fs';
+
+import { exists, writeFileAtomic } from '../adapters/files.js';
+import { tryLock } from '../adapters/lock.js';
+import { listRunIds } from '../adapters/store.js';
+import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
+import type { Io } from '../app/io.js';
+import type { Settings } from '../core/config/settings.js';
+import { rootPaths } from '../core/run/paths.js';
+import type { PassContext } from './context.js';
+import { RECHECK, reconcileRun, type Outcome } from './run.js';
+
+// The pass: one at a time under the runs root's lock; every unfinished run reconciled; rounds
+// while more passes are requested; one exit-race grace; the heartbeat. It prints nothing.
+
+export interface PassOptions {
+  dryRun?: boolean;
+  /** Keep the outcomes of runs where nothing was done too. */
+  everyOutcome?: boolean;
+  /** Milliseconds to keep trying for a held lock (the wrapper's and the backoff timer's passes). */
+  retryLock?: number;
+  /** The pass was started by the installed schedule (cron, launchd, systemd). */
+  scheduled?: boolean;
+  /** Each outcome as it happens. */
+  onOutcome?: (outcome: Outcome) => void;
+}
+
+export type PassResult =
+  | { ran: true; outcomes: Outcome[] }
+  /** Another pass held the lock; it runs once more for this request before it lets go. */
+  | { ran: false; outcomes: [] };
+
+/** How long a pass waits for an exit record that may be on its way. */
+const EXIT_RACE_MS = 2_000;
+
+/** Passes requested while one runs are folded into it; this bounds the loop. */
+const MAX_ROUNDS = 5;
+
+export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}): Promise<PassResult> {
+  const root = settings.runsDir;
+  const rp = rootPaths(root);
+  if (!exists(root)) return { ran: true, outcomes: [] };
+  const ctx: PassContext = { root, settings, io, lockLost: false };
+  const release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
+  if (!opts.dryRun && !release) return { ran: false, outcomes: [] };
+
+  const started = Date.now();
+  const outcomes: Outcome[] = [];
+  const record = (outcome: Outcome | undefined) => {
+    if (!outcome) return;
+    outcomes.push(outcome);
+    opts.onOutcome?.(outcome);
+  };
+  const runOpts = {
+    dryRun: !!opts.dryRun,
+    everyOutcome: !!opts.everyOutcome,
+    afterGrace: false,
+    progress: record,
+  };
+  let ids: string[] = [];
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
+      ids = listRunIds(root);
+      ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
+      const later: string[] = [];
+      for (const id of ids) {
+        const result = await reconcileRun(id, ctx, runOpts);
+        if (result === RECHECK) later.push(id);
+        else record(result);
+      }
+      // One grace for every run caught in the exit race (after a reboot, that is all of them).
+      if (later.length > 0) {
+        await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+        ctx.panes = undefined;
+        for (const id of later) {
+          const result = await reconcileRun(id, ctx, { ...runOpts, afterGrace: true });
+          if (result !== RECHECK) record(result);
+        }
+      }
+      if (opts.dryRun || !exists(rp.passRequested)) break;
+    }
+    if (!opts.dryRun) {
+      const at = io.now();
+      // scheduledAt proves that the installed schedule fires; passes started by an agent's exit
+      // or by hand must not fake it.
+      const scheduledAt = opts.scheduled ? at : (readHeartbeat(root)?.scheduledAt ?? null);
+      const actions = outcomes.filter((o) => o.action !== 'none').length;
+      writeHeartbeat(root, { at, scheduledAt, durationMs: Date.now() - started, runs: ids.length, actions });
+    }
+  } finally {
+    await release?.();
+  }
+  return { ran: true, outcomes };
+}
+
+/** The pass lock; null when another pass holds it (after leaving it a request to run again). */
+async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promise<void>) | null> {
+  const rp = rootPaths(ctx.root);
+  const onLost = (err: Error) => {
+    ctx.lockLost = true;
+    ctx.io.stderr(
+      `warning: the reconcile lock was lost (${err.message}); this pass starts and finishes nothing more`,
+    );
+  };
+  let release = await tryLock(rp.lock, onLost);
+  // A pass asked for by an exiting agent must not be lost: the holder may be past its last check.
+  for (const deadline = Date.now() + retryMs; !release && Date.now() < deadline;) {
+    writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    release = await tryLock(rp.lock, onLost);
+  }
+  // Not lost: the holder sees the marker and runs once more before it lets go.
+  if (!release) writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
+  return release;
+}

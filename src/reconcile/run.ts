@@ -1,0 +1,75 @@
+import { exists } from '../adapters/files.js';
+import { RunFileError } from '../core/errors.js';
+import { localTime } from '../core/local-time.js';
+import { finishedFiles, runPaths } from '../core/run/paths.js';
+import { decide } from '../core/supervise/decide.js';
+import { describeAction } from '../core/supervise/describe.js';
+import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
+import type { Action } from '../core/supervise/types.js';
+import { act } from './act.js';
+import type { PassContext } from './context.js';
+import { finalizeFinished } from './finalize.js';
+import { observeRun } from './observe.js';
+
+// One run in a pass: observe → decide → act, and one outcome saying what was done.
+
+export interface Outcome {
+  id: string;
+  action: Action['kind'] | 'skipped' | 'error';
+  mode?: string;
+  state?: string;
+  message: string;
+}
+
+/** A run to look at again after the exit-race grace. */
+export const RECHECK = Symbol('recheck');
+
+export interface RunOptions {
+  dryRun: boolean;
+  /** Outcomes of runs where nothing was done are kept too (for --json). */
+  everyOutcome: boolean;
+  /** This is the second look after the exit-race grace: what is seen now is believed. */
+  afterGrace: boolean;
+  /** Said as soon as it happens, before the run's final outcome (an interrupt, then the synthesis). */
+  progress: (outcome: Outcome) => void;
+}
+
+/** Undefined when there is nothing worth a line. */
+export async function reconcileRun(
+  id: string,
+  ctx: PassContext,
+  opts: RunOptions,
+): Promise<Outcome | undefined | typeof RECHECK> {
+  // Finished and verified free of agents: nothing more to read (keeps a pass over old runs fast).
+  const f = finishedFiles(ctx.root, id);
+  if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
+  const paths = runPaths(ctx.root, id);
+  const clock = localTime();
+  try {
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
+    for (let step = 0; step < 2; step++) {
+      const now = ctx.io.now();
+      const { spec, obs } = await observeRun(paths, ctx, now);
+      const action = decide(spec, obs, now);
+      // The exit race: the agent is gone but its exit status not recorded yet. The pass looks
+      // again once, after a short grace, before calling it a crash.
+      if (!opts.afterGrace && !opts.dryRun && action.kind !== 'none' && endUnrecorded(obs)) return RECHECK;
+      const message = describeAction(action, obs, spec.limits.maxRestarts, clock, opts.dryRun);
+      const state = stateAfter(action, stateOf(obs));
+      const mode = action.kind === 'start' ? { mode: action.mode } : {};
+      const outcome: Outcome = { id, action: action.kind, state, message, ...mode };
+      if (opts.dryRun) return outcome;
+      const quiet = opts.everyOutcome ? outcome : undefined;
+      if (action.kind === 'none') return quiet;
+      if (!(await act(spec, paths, obs, action, ctx, now))) return quiet;
+      // After an interrupt the agent is gone: decide again at once (the synthesis starts now).
+      if (action.kind !== 'interrupt' || step === 1) return outcome;
+      opts.progress(outcome);
+    }
+    return undefined;
+  } catch (err) {
+    const message = (err as Error).message;
+    if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
+    return { id, action: 'error', message: `error: ${message}` };
+  }
+}

@@ -20,7 +20,7 @@ import {
 import { archiveTranscript } from '../adapters/transcript.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
-import { lastWords, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
+import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
 import type { PassContext } from './context.js';
@@ -100,9 +100,11 @@ async function start(
   // recorded (status shows it) and the next start resumes the run's own conversation again.
   const wrong = previous && ended ? wrongConversation(spec, previous, ended.conversation) : null;
   if (wrong) appendEvent(paths, now, { action: 'wrong-conversation', ...wrong });
-  const logs = readSessionLogs(paths);
+  // The log is read only when something here needs it (a full model name is never re-pinned).
+  let logs: ReturnType<typeof readSessionLogs> | undefined;
+  const sessionLogs = () => (logs ??= readSessionLogs(paths));
   let next = spec;
-  const model = modelToPin(spec.model, logs);
+  const model = mayPin(spec.model) ? modelToPin(spec.model, sessionLogs()) : null;
   if (model) {
     next = { ...next, model };
     await writeSpec(paths, next);
@@ -122,7 +124,7 @@ async function start(
       conversation: next.sessionId,
       archived,
     });
-    handover = { lastResult: lastWords(logs) };
+    handover = { lastResult: lastWords(sessionLogs()) };
   }
   const session = await startSession({
     spec: next,

@@ -7,13 +7,18 @@ import type { RunSpec, SessionMode } from '../run/types.js';
 /** Names that Claude Code resolves to whatever model is current. */
 const ALIASES = new Set(['opus', 'sonnet', 'haiku', 'opusplan', 'default', 'best']);
 
+/** Whether a run's model may still be pinned: an alias or none (a full model name never moves). */
+export function mayPin(model: string | null): boolean {
+  return !model || ALIASES.has(model);
+}
+
 /**
  * The model every later session should use: the one the first session actually ran (its init
  * event), so a run never changes model mid-night because an alias moved. Null when nothing is to
  * be pinned: a full model name was given, or no session has said which model it ran.
  */
 export function modelToPin(model: string | null, logs: readonly SessionLog[]): string | null {
-  if (model && !ALIASES.has(model)) return null;
+  if (!mayPin(model)) return null;
   const used = logs.find((s) => s.model && s.model !== '<synthetic>')?.model;
   return used && used !== model ? used : null;
 }

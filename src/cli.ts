@@ -53,7 +53,8 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .description('the morning dashboard: every run, its state and what needs you')
     .argument(
       '[run]',
-      'one run, with its details: times, spend, where its report and questions are (a unique prefix of its id is enough)',
+      'one run, with its details: times, spend, where its report and questions are ' +
+        '(a unique prefix of its id is enough)',
     )
     .option('--json', 'print an array of run objects')
     .option('--all', 'include finished runs older than three days')
@@ -101,7 +102,8 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     )
     .option(
       '--backend <backend>',
-      'cron, launchd or systemd (default: launchd on macOS; systemd when `systemctl --user` works, else cron)',
+      'cron, launchd or systemd ' +
+        '(default: launchd on macOS; systemd when `systemctl --user` works, else cron)',
     )
     .option('--json', 'print {"backend","everySeconds","runsRoot","where","log","path","installedAt"}')
     .action(async (opts) => {
@@ -126,7 +128,8 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   program
     .command('doctor')
     .description(
-      'check what would break tonight: agent, tmux, node, schedule, credentials, permissions, runs root, config',
+      'check what would break tonight: ' +
+        'agent, tmux, node, schedule, credentials, permissions, runs root, config',
     )
     .option('--json', 'print {"checks": [...], "summary": {...}}')
     .option(

@@ -34,7 +34,8 @@ export async function waitLock(
     if (release) return release;
     if (Date.now() >= deadline)
       throw new Error(
-        `another overnight command held the lock ${lockPath} for over ${Math.round(waitMs / 1000)}s; try again`,
+        `another overnight command held the lock ${lockPath} ` +
+          `for over ${Math.round(waitMs / 1000)}s; try again`,
       );
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -57,7 +57,9 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const claude = resolveExecutable(settings.claude, io.env.PATH);
   if (!claude) {
     throw new OperationalError(
-      `the agent binary "${settings.claude}" was not found on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code) or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path`,
+      `the agent binary "${settings.claude}" was not found on PATH; ` +
+        'install Claude Code (npm install -g @anthropic-ai/claude-code) ' +
+        'or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path',
     );
   }
   const tmux = resolveExecutable('tmux', io.env.PATH);
@@ -120,9 +122,8 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   }
   io.stdout(`Launched ${spec.id}`);
   io.stdout(`  workspace: ${paths.workspace}`);
-  io.stdout(
-    `  ends:      ${humanTime(spec.endsAt)} (in ${formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000)})`,
-  );
+  const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
+  io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
   io.stdout(`  follow:    overnight logs -f ${spec.id}`);
   io.stdout(`  watch:     tmux attach -t ${session}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
@@ -137,7 +138,8 @@ function endTime(until: string | undefined, settings: Settings, now: Date): Date
   const at = parseUntil(until, now);
   if (!at)
     throw new UsageError(
-      `--until ${JSON.stringify(until)} is not a time; give HH:MM (the next such local time) or ISO 8601 such as 2026-11-22T07:00`,
+      `--until ${JSON.stringify(until)} is not a time; ` +
+        'give HH:MM (the next such local time) or ISO 8601 such as 2026-11-22T07:00',
     );
   if (at.getTime() <= now.getTime())
     throw new UsageError(`--until ${JSON.stringify(until)} is in the past; give a later time`);

@@ -19,7 +19,8 @@ export async function pauseCommand(
 ): Promise<number> {
   if (!name === !opts.all)
     throw new UsageError(
-      `name one run (a unique prefix of its id is enough) or use --all: overnight ${pause ? 'pause' : 'resume'} <run>`,
+      'name one run (a unique prefix of its id is enough) or use --all: ' +
+        `overnight ${pause ? 'pause' : 'resume'} <run>`,
     );
   const root = (await settingsWithWarnings(io)).runsDir;
   let file: string;

@@ -90,7 +90,8 @@ function parseEvery(text: string): number {
   const seconds = parseDuration(text);
   if (seconds === undefined || seconds < 1)
     throw new UsageError(
-      `--every ${JSON.stringify(text)} is not an interval; expected ${DURATION_HINT}, 1s or more (default ${DEFAULT_EVERY})`,
+      `--every ${JSON.stringify(text)} is not an interval; ` +
+        `expected ${DURATION_HINT}, 1s or more (default ${DEFAULT_EVERY})`,
     );
   return seconds;
 }
@@ -183,7 +184,8 @@ async function install(
   if (!tmux) io.stderr('warning: tmux was not found on PATH; runs cannot start until it is installed');
   if (!claude)
     io.stderr(
-      `warning: the agent binary "${settings.claude}" was not found on PATH; its directory is not on the schedule's PATH`,
+      `warning: the agent binary "${settings.claude}" was not found on PATH; ` +
+        "its directory is not on the schedule's PATH",
     );
   if (backend === 'systemd') io.stdout(`note: ${LINGER}`);
   return 0;
@@ -241,24 +243,29 @@ async function status(
   const warnings: string[] = [];
   if (entries.length === 0)
     warnings.push(
-      `no schedule is installed for ${root}: nothing restarts crashed runs between exits; run \`overnight schedule install\``,
+      `no schedule is installed for ${root}: nothing restarts crashed runs between exits; ` +
+        'run `overnight schedule install`',
     );
   if (entries.length > 1)
     warnings.push(
-      `${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; \`overnight schedule install --backend <one>\` keeps one`,
+      `${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; ` +
+        '`overnight schedule install --backend <one>` keeps one',
     );
   if (marker && !entries.some((e) => e.backend === marker.backend) && (!only || only === marker.backend)) {
     warnings.push(
-      `${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; run \`overnight schedule install\` again`,
+      `${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; ` +
+        'run `overnight schedule install` again',
     );
   }
   if (entries.length > 0 && every !== null && age !== null && age > 2 * every)
     warnings.push(
-      `no scheduled pass for ${formatDuration(age)}, more than two intervals: check ${names.log} and \`overnight doctor\``,
+      `no scheduled pass for ${formatDuration(age)}, more than two intervals: ` +
+        `check ${names.log} and \`overnight doctor\``,
     );
   if (entries.length > 0 && !scheduledAt)
     warnings.push(
-      `no scheduled pass has run yet; check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`,
+      'no scheduled pass has run yet; ' +
+        `check ${names.log} if this lasts more than ${formatDuration(every ?? 300)}`,
     );
 
   if (opts.json) {
@@ -273,25 +280,23 @@ async function status(
   }
   io.stdout(`runs root: ${root}`);
   if (entries.length === 0) io.stdout('schedule:  none');
-  for (const e of entries)
-    io.stdout(
-      `schedule:  ${e.backend}, every ${e.everySeconds === null ? '? (entry not recognised)' : formatDuration(e.everySeconds)} (${e.where})`,
-    );
+  for (const e of entries) {
+    const interval = e.everySeconds === null ? '? (entry not recognised)' : formatDuration(e.everySeconds);
+    io.stdout(`schedule:  ${e.backend}, every ${interval} (${e.where})`);
+  }
   if (beat) {
     const details = [
       beat.durationMs !== undefined ? `took ${beat.durationMs} ms` : '',
       beat.runs !== undefined ? `${beat.runs} run${beat.runs === 1 ? '' : 's'}` : '',
       beat.actions !== undefined ? `${beat.actions} action${beat.actions === 1 ? '' : 's'}` : '',
     ].filter(Boolean);
-    io.stdout(
-      `last pass: ${ago(beat.at, now)} (${beat.at.toISOString()}${details.length ? '; ' + details.join(', ') : ''})`,
-    );
+    const more = details.length ? '; ' + details.join(', ') : '';
+    io.stdout(`last pass: ${ago(beat.at, now)} (${beat.at.toISOString()}${more})`);
   } else {
     io.stdout('last pass: never');
   }
-  io.stdout(
-    `last scheduled pass: ${scheduledAt ? `${ago(scheduledAt, now)} (${scheduledAt.toISOString()})` : 'never'}`,
-  );
+  const lastScheduled = scheduledAt ? `${ago(scheduledAt, now)} (${scheduledAt.toISOString()})` : 'never';
+  io.stdout(`last scheduled pass: ${lastScheduled}`);
   for (const w of warnings) io.stdout(`warning: ${w}`);
   return 0;
 }

@@ -102,7 +102,8 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
       ? {
           warnings: wrong.map(
             (w) =>
-              `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; later sessions resume ${spec.sessionId}`,
+              `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
+              `later sessions resume ${spec.sessionId}`,
           ),
         }
       : {}),

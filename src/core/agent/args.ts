@@ -47,7 +47,11 @@ export function permissionModeProblem(
   env: Record<string, string | undefined>,
 ): string | undefined {
   if (mode === 'bypassPermissions' && isRoot && env.IS_SANDBOX !== '1') {
-    return 'permission_mode bypassPermissions is refused by Claude Code when running as root (every session would exit 1 at once); use acceptEdits, or set IS_SANDBOX=1 if this machine is a disposable sandbox';
+    return (
+      'permission_mode bypassPermissions is refused by Claude Code when running as root ' +
+      '(every session would exit 1 at once); ' +
+      'use acceptEdits, or set IS_SANDBOX=1 if this machine is a disposable sandbox'
+    );
   }
   return undefined;
 }

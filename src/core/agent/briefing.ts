@@ -75,7 +75,11 @@ To answer one, add a line \`Answer: ...\` under it; a question with an answer is
 `;
 
 export function initialPrompt(task: string): string {
-  return `You are running unattended under overnight. Your briefing is in CLAUDE.md in the current directory: the task, the end time and the rules. Read it first, then work on the task until it is done or the time is up.
+  const intro =
+    'You are running unattended under overnight. ' +
+    'Your briefing is in CLAUDE.md in the current directory: the task, the end time and the rules. ' +
+    'Read it first, then work on the task until it is done or the time is up.';
+  return `${intro}
 
 The task:
 
@@ -83,20 +87,29 @@ ${task}
 `;
 }
 
-export const RESUME_PROMPT = `You were restarted after an interruption. Re-read CLAUDE.md, questions.md and the files in findings/, then continue the task where you left off. Keep writing findings as you go.
-`;
+export const RESUME_PROMPT =
+  'You were restarted after an interruption. Re-read CLAUDE.md, questions.md and the files in findings/, ' +
+  'then continue the task where you left off. Keep writing findings as you go.\n';
 
 /** After a clean exit with time left: the same conversation goes on, with the time it has. */
 export function continuePrompt(endsAt: Date, now: Date): string {
   const left = Math.max(0, Math.round((endsAt.getTime() - now.getTime()) / 60000));
-  return `Your session ended, but ${left} minutes remain before the end time (${humanTime(endsAt)}). If the task is truly complete, write REPORT.md now. Otherwise keep exploring: re-read CLAUDE.md, questions.md and findings/, pick the most valuable open thread, and keep writing findings as you go.
-`;
+  return (
+    `Your session ended, but ${left} minutes remain before the end time (${humanTime(endsAt)}). ` +
+    'If the task is truly complete, write REPORT.md now. Otherwise keep exploring: re-read CLAUDE.md, ' +
+    'questions.md and findings/, pick the most valuable open thread, and keep writing findings as you go.\n'
+  );
 }
 
 /** A fresh conversation carrying on the run: where the work so far is, and what was last said. */
 export function handoverPrompt(task: string, lastResult: string | null): string {
   const last = lastResult ? `\nThe previous session's last words were:\n\n${lastResult}\n` : '';
-  return `You are continuing an unattended overnight run in a fresh session; the earlier conversation could not be resumed. Read CLAUDE.md (the task, the end time and the rules), then questions.md and every file in findings/: they hold the work so far. Do not redo what is there; carry on from it.
+  const intro =
+    'You are continuing an unattended overnight run in a fresh session; ' +
+    'the earlier conversation could not be resumed. Read CLAUDE.md (the task, the end time and the rules), ' +
+    'then questions.md and every file in findings/: they hold the work so far. ' +
+    'Do not redo what is there; carry on from it.';
+  return `${intro}
 ${last}
 The task:
 
@@ -104,8 +117,10 @@ ${task}
 `;
 }
 
-export const SYNTHESIS_PROMPT = `Time is up. Stop exploring now. Write REPORT.md from the files in findings/ and from questions.md: what you found, how sure you are, what is left open, and which questions need the user first. Do not start new research.
-`;
+export const SYNTHESIS_PROMPT =
+  'Time is up. Stop exploring now. Write REPORT.md from the files in findings/ and from questions.md: ' +
+  'what you found, how sure you are, what is left open, and which questions need the user first. ' +
+  'Do not start new research.\n';
 
 /** Open questions: `## ` sections of questions.md without an `Answer:` line. */
 export function countOpenQuestions(markdown: string): number {

@@ -167,8 +167,18 @@ export function wrongConversations(
     }));
 }
 
-const AUTH =
-  /not logged in|invalid api key|oauth token has expired|failed to authenticate|authentication_error|authentication failed/i;
+// What a refused credential says, in any case.
+const AUTH = new RegExp(
+  [
+    'not logged in',
+    'invalid api key',
+    'oauth token has expired',
+    'failed to authenticate',
+    'authentication_error',
+    'authentication failed',
+  ].join('|'),
+  'i',
+);
 
 /** A session that ended because its credentials were refused. */
 export function isAuthFailure(result: SessionResult | null): boolean {

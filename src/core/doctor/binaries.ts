@@ -48,7 +48,9 @@ function notFound(what: string, f: BinaryFacts, where: Where, install: string): 
       : `"${f.command}" is not on PATH`;
   let fix = install;
   if (where.asScheduler && f.interactive) {
-    fix = `your shell finds ${f.interactive}: run \`overnight schedule install\` again so the entry's PATH holds its directory`;
+    fix =
+      `your shell finds ${f.interactive}: ` +
+      "run `overnight schedule install` again so the entry's PATH holds its directory";
     if (what === 'agent') fix += `, or set claude: ${f.interactive} in config.yaml`;
   }
   return { name: what, status: 'problem', detail, fix };
@@ -57,9 +59,15 @@ function notFound(what: string, f: BinaryFacts, where: Where, install: string): 
 export function checkAgent(f: AgentFacts, where: Where): CheckResult {
   const name = 'agent';
   const install =
-    'install Claude Code (npm install -g @anthropic-ai/claude-code), or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path';
+    'install Claude Code (npm install -g @anthropic-ai/claude-code), ' +
+    'or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path';
   if (!f.resolved) return notFound(name, f, where, install);
-  const cannotRun = `run \`${f.resolved} --version\` in a terminal to see why; reinstall Claude Code if it is broken${where.asScheduler ? " (a script whose interpreter, such as node, is not on the scheduler's PATH fails only there)" : ''}`;
+  const schedulerOnly = where.asScheduler
+    ? " (a script whose interpreter, such as node, is not on the scheduler's PATH fails only there)"
+    : '';
+  const cannotRun =
+    `run \`${f.resolved} --version\` in a terminal to see why; ` +
+    `reinstall Claude Code if it is broken${schedulerOnly}`;
   const versionFailure = f.version ? runFailure(f.version) : 'not run';
   if (versionFailure)
     return {
@@ -82,8 +90,12 @@ export function checkAgent(f: AgentFacts, where: Where): CheckResult {
     return {
       name,
       status: 'problem',
-      detail: `${version} at ${f.resolved} does not accept ${missing.join(', ')} (not in its --help); every session would fail`,
-      fix: 'upgrade Claude Code (npm install -g @anthropic-ai/claude-code@latest), or point OVERNIGHT_CLAUDE at a current one',
+      detail:
+        `${version} at ${f.resolved} does not accept ${missing.join(', ')} (not in its --help); ` +
+        'every session would fail',
+      fix:
+        'upgrade Claude Code (npm install -g @anthropic-ai/claude-code@latest), ' +
+        'or point OVERNIGHT_CLAUDE at a current one',
     };
   }
   return { name, status: 'ok', detail: `${version} at ${f.resolved}; accepts every flag overnight passes` };
@@ -155,7 +167,12 @@ export function checkNodePath(execPath: string): CheckResult {
   return {
     name: 'node',
     status: 'warning',
-    detail: `${execPath} belongs to ${manager}: the schedule entry names this path, and a version switch or uninstall breaks it`,
-    fix: 'install the schedule with a node outside the version manager (/usr/bin/node /path/to/bin/overnight.js schedule install), or run `overnight schedule install` again after every switch',
+    detail:
+      `${execPath} belongs to ${manager}: ` +
+      'the schedule entry names this path, and a version switch or uninstall breaks it',
+    fix:
+      'install the schedule with a node outside the version manager ' +
+      '(/usr/bin/node /path/to/bin/overnight.js schedule install), ' +
+      'or run `overnight schedule install` again after every switch',
   };
 }

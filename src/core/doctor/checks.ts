@@ -99,13 +99,20 @@ export function checkCredentials(
     return {
       name,
       status: 'ok',
-      detail: `${launched} in this shell, not in the scheduler's environment: runs launched from here keep it, restarts included`,
+      detail:
+        `${launched} in this shell, not in the scheduler's environment: ` +
+        'runs launched from here keep it, restarts included',
     };
+  const searched = where.asScheduler ? " in the scheduler's environment or this shell" : '';
   return {
     name,
     status: 'warning',
-    detail: `neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set${where.asScheduler ? " in the scheduler's environment or this shell" : ''}: a login kept in the keychain or by /login often fails under launchd or cron ("Not logged in")`,
-    fix: 'run `claude setup-token` and export the token as CLAUDE_CODE_OAUTH_TOKEN (or ANTHROPIC_API_KEY) in the shell you launch from',
+    detail:
+      `neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set${searched}: ` +
+      'a login kept in the keychain or by /login often fails under launchd or cron ("Not logged in")',
+    fix:
+      'run `claude setup-token` and export the token as CLAUDE_CODE_OAUTH_TOKEN (or ANTHROPIC_API_KEY) ' +
+      'in the shell you launch from',
   };
 }
 
@@ -121,22 +128,25 @@ export function checkPermissionMode(
       name,
       status: 'problem',
       detail: problem.split(';')[0] as string,
-      fix: 'set permission_mode: acceptEdits in config.yaml (or OVERNIGHT_PERMISSION_MODE), or export IS_SANDBOX=1 if this machine is a disposable sandbox',
+      fix:
+        'set permission_mode: acceptEdits in config.yaml (or OVERNIGHT_PERMISSION_MODE), ' +
+        'or export IS_SANDBOX=1 if this machine is a disposable sandbox',
     };
   }
   if (mode === 'default' || mode === 'plan') {
+    const why =
+      mode === 'plan'
+        ? 'the agent cannot write its findings'
+        : 'in print mode every tool call that needs approval is denied silently';
     return {
       name,
       status: 'warning',
-      detail: `permission_mode ${mode}: ${mode === 'plan' ? 'the agent cannot write its findings' : 'in print mode every tool call that needs approval is denied silently'}`,
+      detail: `permission_mode ${mode}: ${why}`,
       fix: 'set permission_mode: acceptEdits in config.yaml, and allowed_tools for what it may run',
     };
   }
-  return {
-    name,
-    status: 'ok',
-    detail: `permission_mode ${mode}${isRoot && mode === 'bypassPermissions' ? ' (as root, with IS_SANDBOX=1)' : ''}`,
-  };
+  const asRoot = isRoot && mode === 'bypassPermissions' ? ' (as root, with IS_SANDBOX=1)' : '';
+  return { name, status: 'ok', detail: `permission_mode ${mode}${asRoot}` };
 }
 
 export interface ConfigFacts {
@@ -157,7 +167,9 @@ export function checkConfig(f: ConfigFacts): CheckResult {
     name,
     status: 'problem',
     detail: f.problems.map(describeProblem).join('; '),
-    fix: `correct ${f.problems.length === 1 ? 'that value' : 'those values'} (launch refuses them; reconcile falls back to the defaults)`,
+    fix:
+      `correct ${f.problems.length === 1 ? 'that value' : 'those values'} ` +
+      '(launch refuses them; reconcile falls back to the defaults)',
   };
 }
 
@@ -217,7 +229,8 @@ export function renderDoctor(
   const s = summarize(results);
   if (s.problems > 0)
     lines.push(
-      `${plural(s.problems, 'problem')}${s.warnings ? `, ${plural(s.warnings, 'warning')}` : ''}: tonight's runs would break; fix the problems first.`,
+      `${plural(s.problems, 'problem')}${s.warnings ? `, ${plural(s.warnings, 'warning')}` : ''}: ` +
+        "tonight's runs would break; fix the problems first.",
     );
   else if (s.warnings > 0) lines.push(`No problems, ${plural(s.warnings, 'warning')}.`);
   else lines.push('Everything a night needs is in place.');

@@ -27,7 +27,10 @@ export function parseMountOutput(text: string): Mount[] {
     .map((m) => ({ mountPoint: m[1] as string, type: (m[2] as string).trim() }));
 }
 
-/** The mount holding `path` (absolute, links resolved): the longest mount point prefix; the last one wins a tie. */
+/**
+ * The mount holding `path` (absolute, links resolved): the longest mount point prefix; the last one
+ * wins a tie.
+ */
 export function mountFor(path: string, mounts: readonly Mount[]): Mount | null {
   let best: Mount | null = null;
   for (const m of mounts) {
@@ -170,7 +173,9 @@ function checkFilesystem(f: RunsRootFacts): CheckResult {
     return {
       name,
       status: 'problem',
-      detail: `${on}, a network filesystem: locks and atomic renames are unreliable and it may vanish at night`,
+      detail:
+        `${on}, a network filesystem: ` +
+        'locks and atomic renames are unreliable and it may vanish at night',
       fix: move,
     };
   if (kind === 'memory')

@@ -38,7 +38,8 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       name,
       status: 'warning',
       detail:
-        "no schedule installed: only an agent's exit starts a pass, so end times, hangs, reboots and killed wrappers go unhandled",
+        "no schedule installed: only an agent's exit starts a pass, " +
+        'so end times, hangs, reboots and killed wrappers go unhandled',
       fix: 'overnight schedule install',
     };
   }
@@ -53,23 +54,27 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
   const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
   const limit = 2 * entry.everySeconds;
   const hint = BACKEND_HINT[entry.backend];
-  const fix = `check \`overnight schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}; or run \`overnight schedule install\` again`;
+  const fix =
+    `check \`overnight schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}` +
+    '; or run `overnight schedule install` again';
   if (last) {
     if (age(last) > limit)
       return { name, status: 'problem', detail: `${every}, but ${lastText} (more than two intervals)`, fix };
     return { name, status: 'ok', detail: `${every}; ${lastText}` };
   }
   if (entry.installedAt && age(entry.installedAt) > limit) {
+    const installedAgo = formatDuration(age(entry.installedAt));
     return {
       name,
       status: 'problem',
-      detail: `${every}, installed ${formatDuration(age(entry.installedAt))} ago, but no scheduled pass has run`,
+      detail: `${every}, installed ${installedAgo} ago, but no scheduled pass has run`,
       fix,
     };
   }
+  const whenInstalled = entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : '';
   return {
     name,
     status: 'ok',
-    detail: `${every}; installed${entry.installedAt ? ` ${formatDuration(age(entry.installedAt))} ago` : ''}, the first pass is still to come`,
+    detail: `${every}; installed${whenInstalled}, the first pass is still to come`,
   };
 }

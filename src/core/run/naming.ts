@@ -53,8 +53,6 @@ export function resolveRunName(name: string, ids: readonly string[]): Resolution
   const matches = ids.filter((id) => id.startsWith(name));
   if (matches.length === 1) return { id: matches[0] as string };
   if (matches.length === 0) return { error: `no run matches "${name}" (see \`overnight status --all\`)` };
-  const shown = matches.slice(0, 5).join(', ');
-  return {
-    error: `"${name}" matches ${matches.length} runs (${shown}${matches.length > 5 ? ', ...' : ''}); give more of the id`,
-  };
+  const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', ...' : '');
+  return { error: `"${name}" matches ${matches.length} runs (${shown}); give more of the id` };
 }

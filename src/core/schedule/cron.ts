@@ -131,7 +131,8 @@ export function cronTimeFields(everySeconds: number, asTyped = formatDuration(ev
   if (Number.isInteger(hours) && hours >= 1 && hours <= 23) return `0 */${hours} * * *`;
   if (hours === 24) return '0 0 * * *';
   throw new UsageError(
-    `--every ${asTyped} cannot be a cron interval: cron counts whole minutes; give 1m to 59m, or whole hours up to 24h (e.g. --every 5m)`,
+    `--every ${asTyped} cannot be a cron interval: cron counts whole minutes; ` +
+      'give 1m to 59m, or whole hours up to 24h (e.g. --every 5m)',
   );
 }
 
@@ -167,7 +168,9 @@ export function cronBlock(v: ScheduleValues): string {
   ].join(' ');
   // cron turns an unescaped % into a newline; it drops the backslash of \% before sh sees it.
   const line = `${cronTimeFields(v.everySeconds)} ${command.replace(/%/g, '\\%')}`;
-  const note = `# written by \`overnight schedule install\` (every ${formatDuration(v.everySeconds)}); \`overnight schedule uninstall\` removes this block`;
+  const note =
+    `# written by \`overnight schedule install\` (every ${formatDuration(v.everySeconds)}); ` +
+    '`overnight schedule uninstall` removes this block';
   return [begin, note, line, end].join('\n');
 }
 
@@ -209,7 +212,8 @@ export function editCrontab(current: string, block: string | null, runsRoot: str
     const stop = lines.indexOf(end, i + 1);
     if (stop < 0)
       throw new OperationalError(
-        `the crontab has the line "${begin}" but not "${end}"; fix it with \`crontab -e\` (delete the incomplete block), then try again`,
+        `the crontab has the line "${begin}" but not "${end}"; ` +
+          'fix it with `crontab -e` (delete the incomplete block), then try again',
       );
     if (insertAt < 0) insertAt = kept.length;
     i = stop;

@@ -13,7 +13,9 @@ export function launchdPlist(v: ScheduleValues, comment?: string): string {
   const names = scheduleNames(v.runsRoot, v.defaultRoot);
   const note =
     comment ??
-    `Written by \`overnight schedule install\`: one reconcile pass every ${formatDuration(v.everySeconds)} over ${v.runsRoot}.\n\`overnight schedule uninstall\` boots it out and removes this file.`;
+    'Written by `overnight schedule install`: ' +
+      `one reconcile pass every ${formatDuration(v.everySeconds)} over ${v.runsRoot}.\n` +
+      '`overnight schedule uninstall` boots it out and removes this file.';
   // "--" may not appear inside an XML comment.
   const commentLines = note
     .replace(/--/g, '- -')

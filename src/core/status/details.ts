@@ -27,17 +27,20 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   const when = (iso: string | null) => (iso ? clock.human(new Date(iso)) : '?');
   const left = timeLeft(r, now);
   const ws = r.workspace;
+  const count = (n: number) => n.toLocaleString('en-US');
   const spent = r.tokens
-    ? `, ${money(r.costUsd ?? 0)} (${r.tokens.input.toLocaleString('en-US')} tokens in, ${r.tokens.output.toLocaleString('en-US')} out)`
+    ? `, ${money(r.costUsd ?? 0)} (${count(r.tokens.input)} tokens in, ${count(r.tokens.output)} out)`
     : '';
+  const remaining = left === '-' ? '' : left === 'ended' ? ' (time is up)' : ` (${left} left)`;
+  const restarts = `${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed`;
   const lines = [
     '',
     `task:       ${r.task ?? '(unknown)'}`,
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
-    `ends:       ${when(r.endsAt)}${left === '-' ? '' : left === 'ended' ? ' (time is up)' : ` (${left} left)`}`,
+    `ends:       ${when(r.endsAt)}${remaining}`,
     `activity:   ${ago(r.lastOutputAt, now)}`,
-    `sessions:   ${r.sessions ?? '?'}, ${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed${spent}`,
+    `sessions:   ${r.sessions ?? '?'}, ${restarts}${spent}`,
   ];
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
   if (r.questions > 0)

@@ -15,12 +15,15 @@ export function supervisionWarning(
 ): string | null {
   if (liveRuns === 0) return null;
   if (!schedule)
-    return 'warning: no schedule is installed: nothing will restart these runs if they crash. Run `overnight schedule install`.';
+    return (
+      'warning: no schedule is installed: nothing will restart these runs if they crash. ' +
+      'Run `overnight schedule install`.'
+    );
   const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
-  if (!lastPassAt)
-    return `warning: no reconcile pass has run yet (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+  const check = 'Check `overnight schedule status` and `overnight doctor`.';
+  if (!lastPassAt) return `warning: no reconcile pass has run yet (${every}). ${check}`;
   const age = (now.getTime() - lastPassAt.getTime()) / 1000;
   if (age > 2 * schedule.everySeconds)
-    return `warning: no reconcile pass for ${formatDuration(age)} (${every}). Check \`overnight schedule status\` and \`overnight doctor\`.`;
+    return `warning: no reconcile pass for ${formatDuration(age)} (${every}). ${check}`;
   return null;
 }

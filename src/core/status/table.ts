@@ -75,5 +75,8 @@ export function deniedLine(denied: { count: number; tools: { name: string; count
     .map((t) => `${t.name} ${t.count}`)
     .join(', ');
   const s = denied.count === 1 ? '' : 's';
-  return `${denied.count} tool call${s} denied by permissions (${top}); add them to allowed_tools if the agent needs them`;
+  return (
+    `${denied.count} tool call${s} denied by permissions (${top}); ` +
+    'add them to allowed_tools if the agent needs them'
+  );
 }

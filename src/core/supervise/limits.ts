@@ -40,16 +40,24 @@ function offsetMinutes(zone: string, at: Date): number | null {
   }
 }
 
+// `reset(s) [at] [Nov 24[,] [at]] 9[:05] [am|pm] [(zone)]`; groups: month, day, hour, minute, am/pm, zone.
+const RESET_TIME = new RegExp(
+  [
+    String.raw`resets?\s+(?:at\s+)?`,
+    String.raw`(?:([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(?:at\s+)?)?`,
+    String.raw`(\d{1,2})(?::(\d{2}))?\s*(am|pm)?`,
+    String.raw`(?:\s*\(([^)]+)\))?`,
+  ].join(''),
+  'i',
+);
+
 /**
  * The reset time in `resets 11:05am (UTC)`, `resets Nov 24, 9:05am (UTC)`, `reset at 3pm
  * (America/Bogota)`, `resets Sep 15 at 7pm`, `resets 3am`: the next such moment after `now`,
  * in the named zone, else in UTC offset `localOffset` (minutes east, the machine's own).
  */
 export function parseResetTime(text: string, now: Date, localOffset: number): Date | null {
-  const m =
-    /resets?\s+(?:at\s+)?(?:([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^)]+)\))?/i.exec(
-      text,
-    );
+  const m = RESET_TIME.exec(text);
   if (!m) return null;
   let hour = Number(m[3]);
   const minute = m[4] ? Number(m[4]) : 0;

@@ -1,7 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const IO_MODULES = ['fs', 'fs/promises', 'child_process', 'os', 'net', 'http', 'https', 'dgram', 'worker_threads'];
+const IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'os',
+  'net',
+  'http',
+  'https',
+  'dgram',
+  'worker_threads',
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },

@@ -2,9 +2,10 @@
 // call, kill -9 mid-request, resume of the same conversation, the synthesis writes REPORT.md, DONE.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { alive, BIN, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, BIN, waitFor } from '../helpers/harness.js';
+import { test } from '../helpers/sandbox.js';
 import {
   lastUserText,
   messageText,
@@ -42,16 +43,27 @@ function script(workspace: () => string): Script {
   };
 }
 
-describe('overnight with the real claude binary', () => {
-  let api: MockApi;
-  let sb: Sandbox;
-  let workspace = '';
-  let env: Record<string, string | undefined> = {};
+interface Night {
+  /** The mock API, answering by `script`. */
+  api: MockApi;
+  /** The environment overnight runs the real CLI with: the sandbox's, against the mock API. */
+  env: Record<string, string | undefined>;
+  /** `overnight <args>` in the sandbox with that environment: its stdout, once it exited 0. */
+  overnight: (...args: string[]) => Promise<string>;
+}
 
-  beforeEach(async () => {
-    api = await startMockApi(script(() => workspace));
-    sb = makeSandbox();
-    env = {
+/** The run's workspace, once launched: where the script has the agent write. */
+let workspace = '';
+
+const it = test.extend<Night>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  api: async ({}, use) => {
+    const api = await startMockApi(script(() => workspace));
+    await use(api);
+    await api.close();
+  },
+  env: async ({ api, sb }, use) =>
+    use({
       ...cliEnv(api.url, sb.home),
       PATH: process.env.PATH,
       OVERNIGHT_CLAUDE: CLAUDE,
@@ -61,22 +73,23 @@ describe('overnight with the real claude binary', () => {
       API_TIMEOUT_MS: '120000',
       CLAUDE_CODE_OAUTH_TOKEN: undefined,
       ANTHROPIC_AUTH_TOKEN: undefined,
-    };
-  });
-  afterEach(async () => {
-    await sb.cleanup();
-    await api.close();
-  });
+    }),
+  overnight: async ({ sb, env }, use) =>
+    use(async (...args: string[]) => {
+      const r = await sb.run(args, { env });
+      expect(r.exitCode, `overnight ${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r.stdout;
+    }),
+});
 
-  const overnight = async (...args: string[]) => {
-    const r = await sb.run(args, { env });
-    expect(r.exitCode, `overnight ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r.stdout;
-  };
-  const main = () => api.mainRequests();
-  const mainBody = (i: number) => JSON.stringify(main()[i]?.body?.messages ?? []);
-
-  it('launch → finding via a real Write → kill -9 mid-request → resumed conversation → synthesis writes REPORT.md → DONE', async () => {
+describe('overnight with the real claude binary', () => {
+  it('launch → finding via a real Write → kill -9 mid-request → resumed conversation → synthesis writes REPORT.md → DONE', async ({
+    api,
+    sb,
+    overnight,
+  }) => {
+    const main = () => api.mainRequests();
+    const mainBody = (i: number) => JSON.stringify(main()[i]?.body?.messages ?? []);
     assertClaudeInstalled(); // fails, never skips
     if (!existsSync(join(BIN, '..', '..', 'dist', 'main.js')))
       throw new Error('dist/ is missing: run npm run build (npm test does it)');

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { parseRestartLog } from '../../src/core/run/records.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { waitFor, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 // No reconcile is called by hand here: the wrapper's own pass and the backoff timer drive the run.
 describe('backoff and continuation', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
+  const restarts = (sb: Sandbox, id: string) => parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
 
-  const restarts = (id: string) => parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
-
-  it('a crash loop waits backoff, doubling, between restarts, then the breaker trips', async () => {
+  it('a crash loop waits backoff, doubling, between restarts, then the breaker trips', async ({ sb }) => {
     sb.setBehaviour({ exit: 1 });
     const { id } = await sb.launch('Crash again and again', ['--duration', '1h', '--max-restarts', '3'], {
       OVERNIGHT_BACKOFF: '2s',
@@ -21,7 +16,7 @@ describe('backoff and continuation', () => {
     });
     await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 40_000, what: 'FAILED' });
 
-    const log = restarts(id);
+    const log = restarts(sb, id);
     expect(log.map((r) => r.mode)).toEqual(['resume', 'resume', 'resume']);
     const gaps = log.slice(1).map((r, i) => (r.at.getTime() - (log[i] as { at: Date }).at.getTime()) / 1000);
     // First restart at once; then 2 s and 4 s of backoff on top of each session's own second or so.
@@ -33,7 +28,7 @@ describe('backoff and continuation', () => {
     );
   });
 
-  it('status says a backing-off run is waiting, and when it tries next', async () => {
+  it('status says a backing-off run is waiting, and when it tries next', async ({ sb }) => {
     sb.setBehaviour([{ exit: 1 }, { exit: 1 }, { work: 60 }]);
     const { id } = await sb.launch('Back off once', ['--duration', '1h'], { OVERNIGHT_BACKOFF: '20s' });
     const row = await waitFor(
@@ -53,10 +48,12 @@ describe('backoff and continuation', () => {
     expect(row.reason, seen).toMatch(
       /^waiting: agent ended \(exit 1\): API Error: fake failure 1; backing off 20s, next try at \d\d:\d\d:\d\d$/,
     );
-    expect(restarts(id), seen).toHaveLength(1);
+    expect(restarts(sb, id), seen).toHaveLength(1);
   });
 
-  it('a clean exit with time left continues the same conversation, not counted as a restart', async () => {
+  it('a clean exit with time left continues the same conversation, not counted as a restart', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ work: 0 }, { work: 60 }]);
     const { id } = await sb.launch('Stop early', ['--duration', '1h'], { OVERNIGHT_MIN_UPTIME: '0s' });
     await waitFor(() => sb.calls()[1], { timeout: 15_000, what: 'the continuation' });
@@ -65,12 +62,14 @@ describe('backoff and continuation', () => {
       first?.argv[first.argv.indexOf('--session-id') + 1],
     );
     expect(second?.stdin).toMatch(/^Your session ended, but \d+ minutes remain/);
-    expect(restarts(id).map((r) => r.mode)).toEqual(['continue']);
+    expect(restarts(sb, id).map((r) => r.mode)).toEqual(['continue']);
     const status = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
     expect(status[0]?.restarts).toBe(0);
   });
 
-  it('exit-triggered recovery: after kill -9 a new agent runs within seconds, with no scheduler and no manual pass', async () => {
+  it('exit-triggered recovery: after kill -9 a new agent runs within seconds, with no scheduler and no manual pass', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Crash once', ['--duration', '1h']);
     const pid = await sb.agentPid(id);

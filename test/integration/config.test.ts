@@ -1,17 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { waitFor } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 describe('a bad config file', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('reconcile warns, uses the default for that key, and still supervises every run', async () => {
+  it('reconcile warns, uses the default for that key, and still supervises every run', async ({ sb }) => {
     sb.setBehaviour({ work: 30 });
     const { id } = await sb.launch('Keep going', ['--duration', '1h']);
     const pid = await sb.agentPid(id);

@@ -1,27 +1,24 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 const arg = (c: Call | undefined, flag: string) =>
   c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined;
 
 describe('a fresh session when resuming cannot work', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  const transcripts = () => {
+  const transcripts = (sb: Sandbox) => {
     const projects = join(sb.env.HOME as string, '.claude', 'projects');
     return readdirSync(projects).flatMap((d) =>
       readdirSync(join(projects, d)).map((f) => join(projects, d, f)),
     );
   };
 
-  it('a missing transcript is never resumed: a new --session-id with the hand-over prompt and the task', async () => {
+  it('a missing transcript is never resumed: a new --session-id with the hand-over prompt and the task', async ({
+    sb,
+  }) => {
     // A first session that ends cleanly (its last words: "done"), a second killed with its transcript gone.
     sb.setBehaviour([{ work: 0 }, { work: 30 }, { work: 60 }]);
     const { id } = await sb.launch('Survey CRDT libraries', ['--duration', '1h'], {
@@ -30,7 +27,7 @@ describe('a fresh session when resuming cannot work', () => {
     const pid = await sb.agentPid(id, 2);
     // Stopped first: the fake appends to its transcript as it works, which would recreate it.
     process.kill(pid, 'SIGSTOP');
-    for (const t of transcripts()) rmSync(t);
+    for (const t of transcripts(sb)) rmSync(t);
     process.kill(pid, 'SIGKILL');
     const second = await waitFor(() => sb.calls()[2], { timeout: 10_000, what: 'the fresh session' });
     const first = sb.calls()[0];
@@ -43,7 +40,9 @@ describe('a fresh session when resuming cannot work', () => {
     expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/starting a fresh session: the transcript is missing/);
   });
 
-  it('a transcript over max_transcript is archived (moved, not deleted) and the run goes on afresh', async () => {
+  it('a transcript over max_transcript is archived (moved, not deleted) and the run goes on afresh', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ work: 30 }, { work: 60 }]);
     const { id } = await sb.launch('Talk a lot', ['--duration', '1h'], { OVERNIGHT_MAX_TRANSCRIPT: '10' });
     const pid = await sb.agentPid(id);
@@ -54,6 +53,6 @@ describe('a fresh session when resuming cannot work', () => {
     const archived = sb.ws(id, '.overnight', 'transcripts', `${uuid}.jsonl`);
     expect(existsSync(archived)).toBe(true);
     expect(sb.read(archived)).toContain('You are running unattended');
-    expect(transcripts().some((t) => t.endsWith(`${uuid}.jsonl`))).toBe(false);
+    expect(transcripts(sb).some((t) => t.endsWith(`${uuid}.jsonl`))).toBe(false);
   });
 });

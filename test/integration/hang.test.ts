@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { parseRestartLog } from '../../src/core/run/records.js';
-import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 /** Reconcile passes, as cron would run them, until `check` holds. */
 function passesUntil<T>(sb: Sandbox, check: () => T, what: string, timeout: number) {
@@ -16,13 +17,9 @@ function passesUntil<T>(sb: Sandbox, check: () => T, what: string, timeout: numb
 }
 
 describe('hangs', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('a silent agent is watched, stopped after hang_grace, and resumed as a crash with reason hung', async () => {
+  it('a silent agent is watched, stopped after hang_grace, and resumed as a crash with reason hung', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ hang: true }, { work: 60 }]);
     const { id } = await sb.launch('Go silent', ['--duration', '1h'], {
       OVERNIGHT_STALE_AFTER: '1s',
@@ -43,13 +40,9 @@ describe('hangs', () => {
 });
 
 describe('waiting for input', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('an agent asking a question nobody will answer fails the run at once, with the question', async () => {
+  it('an agent asking a question nobody will answer fails the run at once, with the question', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ prompt: 'Do you trust the files in this folder? (y/n)' });
     const { id } = await sb.launch('Ask me', ['--duration', '1h'], {
       OVERNIGHT_STALE_AFTER: '1s',
@@ -65,13 +58,7 @@ describe('waiting for input', () => {
 });
 
 describe('stopping an agent that will not stop', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('SIGINT, then SIGTERM, then SIGKILL of the whole process group (its children too)', async () => {
+  it('SIGINT, then SIGTERM, then SIGKILL of the whole process group (its children too)', async ({ sb }) => {
     sb.setBehaviour([{ hang: true, ignoreSigint: true, ignoreSigterm: true, child: true }, { work: 60 }]);
     const { id } = await sb.launch('Refuse to stop', ['--duration', '1h'], {
       OVERNIGHT_STALE_AFTER: '1s',

@@ -1,26 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, makeSandbox, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { alive, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
 
 describe('lifecycle', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  const events = (id: string) =>
+  const events = (sb: Sandbox, id: string) =>
     (sb.read(sb.state(id, 'events.jsonl')) ?? '')
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it('after the end time: a synthesis session (--resume, "Time is up") writes REPORT.md, then DONE', async () => {
+  it('after the end time: a synthesis session (--resume, "Time is up") writes REPORT.md, then DONE', async ({
+    sb,
+  }) => {
     // The first session outlives the end time, then exits 0 by itself; the synthesis writes the report.
     sb.setBehaviour([{ work: 4 }, { report: true }]);
     const { id, workspace, endsAt } = await sb.launch('Run out of time', ['--duration', '2s']);
@@ -52,7 +49,9 @@ describe('lifecycle', () => {
     expect(await sb.hasSession(id)).toBe(false);
   });
 
-  it('reconcile --dry-run says what it would do and changes nothing; reconcile then interrupts the live agent (SIGINT) for the synthesis', async () => {
+  it('reconcile --dry-run says what it would do and changes nothing; reconcile then interrupts the live agent (SIGINT) for the synthesis', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ work: 60 }, { report: true }]);
     const { id, workspace, endsAt } = await sb.launch('Work past the end', ['--duration', '3s']);
     const pid = await sb.agentPid(id);
@@ -78,7 +77,7 @@ describe('lifecycle', () => {
     expect(alive(pid)).toBe(false);
     // SIGINT, not a harder signal: the fake exits 0 on SIGINT, 143 on SIGTERM.
     expect(sb.read(sb.state(id, 'agent-1.exit'))).toMatch(/^0 1 \d+/);
-    expect(events(id).find((e) => e.action === 'interrupt')).toMatchObject({ signal: 'SIGINT' });
+    expect(events(sb, id).find((e) => e.action === 'interrupt')).toMatchObject({ signal: 'SIGINT' });
 
     const synthesis = await waitFor(() => sb.calls()[1]);
     expect(synthesis.argv).toContain('--resume');
@@ -86,7 +85,9 @@ describe('lifecycle', () => {
     expect(await waitFor(() => sb.read(join(workspace, 'DONE')), { what: 'DONE' })).toMatch(/REPORT\.md/);
   });
 
-  it('stop <unique prefix> ends the agent and its tmux session with DONE "stopped by user"; again is a no-op; --all stops the rest', async () => {
+  it('stop <unique prefix> ends the agent and its tmux session with DONE "stopped by user"; again is a no-op; --all stops the rest', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const alpha = await sb.launch('First to stop', ['--name', 'alpha-run']);
     const bravo = await sb.launch('Second to stop', ['--name', 'bravo-run']);
@@ -133,14 +134,16 @@ describe('lifecycle', () => {
     expect(none.exitCode).toBe(0);
   });
 
-  it('stop of an unknown run is a usage error (exit 2) naming it', async () => {
+  it('stop of an unknown run is a usage error (exit 2) naming it', async ({ sb }) => {
     const r = await sb.run(['stop', 'nosuchrun']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('nosuchrun');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('the run keeps its tmux server: stop from a shell without the launching TMUX_TMPDIR still removes its session', async () => {
+  it('the run keeps its tmux server: stop from a shell without the launching TMUX_TMPDIR still removes its session', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Remember my server', ['--duration', '1h']);
     await sb.agentPid(id);
@@ -150,7 +153,9 @@ describe('lifecycle', () => {
     expect(await sb.hasSession(id)).toBe(false);
   });
 
-  it('an agent that outlived its killed tmux server is still running, and stop still ends it', async () => {
+  it('an agent that outlived its killed tmux server is still running, and stop still ends it', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const { id, workspace } = await sb.launch('Outlive my server', ['--duration', '1h']);
     const pid = await sb.agentPid(id);

@@ -1,16 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { parseRestartLog } from '../../src/core/run/records.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { waitFor } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 describe('usage limits', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('waits out a limit (reset + limit_margin) in state waiting, then continues; no restart counted', async () => {
+  it('waits out a limit (reset + limit_margin) in state waiting, then continues; no restart counted', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ limitIn: 3 }, { work: 60 }]);
     const launchedAt = Date.now();
     const { id } = await sb.launch('Hit the limit', ['--duration', '1h'], { OVERNIGHT_LIMIT_MARGIN: '2s' });
@@ -45,7 +42,7 @@ describe('usage limits', () => {
     expect(after).toMatchObject({ restarts: 0, state: 'running' });
   });
 
-  it('limit wording quoted in the agent text is not a limit: a crash is resumed at once', async () => {
+  it('limit wording quoted in the agent text is not a limit: a crash is resumed at once', async ({ sb }) => {
     sb.setBehaviour([
       { text: 'The docs say: Claude AI usage limit reached|1795300000', exit: 1 },
       { work: 60 },
@@ -58,13 +55,7 @@ describe('usage limits', () => {
 });
 
 describe('refused credentials', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('two in a row fail the run with the fix in the reason, using no crash restart', async () => {
+  it('two in a row fail the run with the fix in the reason, using no crash restart', async ({ sb }) => {
     sb.setBehaviour({ auth: true });
     const { id } = await sb.launch('No key', ['--duration', '1h', '--max-restarts', '1']);
     const failed = await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 15_000, what: 'FAILED' });

@@ -1,17 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { waitFor } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 describe('pause and resume', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('a paused run whose agent dies is not restarted until it is resumed', async () => {
+  it('a paused run whose agent dies is not restarted until it is resumed', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Pause me', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
@@ -36,7 +31,9 @@ describe('pause and resume', () => {
     await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
   });
 
-  it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async () => {
+  it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async ({
+    sb,
+  }) => {
     expect((await sb.run(['pause', '--all'])).exitCode).toBe(0);
     expect(existsSync(join(sb.runs, 'PAUSE'))).toBe(true);
     expect((await sb.run(['resume', '--all'])).exitCode).toBe(0);
@@ -44,7 +41,7 @@ describe('pause and resume', () => {
     expect((await sb.run(['pause'])).exitCode).toBe(2);
   });
 
-  it('a PAUSE in the runs root holds every run until resume --all', async () => {
+  it('a PAUSE in the runs root holds every run until resume --all', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Pause us all', ['--duration', '1h']);
     const pid = await sb.agentPid(id);

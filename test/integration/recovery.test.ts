@@ -1,25 +1,22 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { RESUME_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { alive, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
 
 describe('recovery', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  const restartLines = (id: string) =>
+  const restartLines = (sb: Sandbox, id: string) =>
     (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
-  const lockDir = () => join(sb.runs, '.reconcile.lock');
+  const lockDir = (sb: Sandbox) => join(sb.runs, '.reconcile.lock');
 
-  it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async () => {
+  it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 30 });
     const { id } = await sb.launch('Survive a kill', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
@@ -49,7 +46,7 @@ describe('recovery', () => {
     );
     expect(resumed.pid).toBe(pid2);
     expect(alive(pid2)).toBe(true);
-    const lines = restartLines(id);
+    const lines = restartLines(sb, id);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/\tresume\texit=137\t/);
     const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
@@ -59,7 +56,9 @@ describe('recovery', () => {
     expect(row).toMatchObject({ state: 'running', restarts: 1 });
   });
 
-  it('fails the run after max_restarts crashes: FAILED says why, no agent is left, status agrees', async () => {
+  it('fails the run after max_restarts crashes: FAILED says why, no agent is left, status agrees', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ exit: 1 });
     const { id, workspace } = await sb.launch('Crash forever', ['--duration', '1h'], {
       OVERNIGHT_MAX_RESTARTS: '2',
@@ -83,7 +82,7 @@ describe('recovery', () => {
     for (const c of calls) expect(alive(c.pid)).toBe(false);
     expect(await sb.hasSession(id)).toBe(false);
     expect(existsSync(join(workspace, 'DONE'))).toBe(false);
-    expect(restartLines(id)).toHaveLength(2);
+    expect(restartLines(sb, id)).toHaveLength(2);
 
     const st = await sb.run(['status', '--json']);
     expect(st.exitCode).toBe(0);
@@ -98,7 +97,9 @@ describe('recovery', () => {
     expect(row).toMatchObject({ restarts: 2, maxRestarts: 2 });
   });
 
-  it('two reconciles at once over a dead agent with no exit record resume it once, not twice', async () => {
+  it('two reconciles at once over a dead agent with no exit record resume it once, not twice', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 30 });
     const { id } = await sb.launch('Race the reconcilers', ['--duration', '1h']);
     await sb.crashUnderLock(id);
@@ -112,8 +113,8 @@ describe('recovery', () => {
     await sb.quiesce();
 
     expect(sb.calls()).toHaveLength(2);
-    expect(restartLines(id)).toHaveLength(1);
-    expect(restartLines(id)[0]).toMatch(/\tresume\texit=-\t/);
+    expect(restartLines(sb, id)).toHaveLength(1);
+    expect(restartLines(sb, id)[0]).toMatch(/\tresume\texit=-\t/);
     expect(
       passes
         .map((p) => p.stdout)
@@ -122,33 +123,35 @@ describe('recovery', () => {
     ).toHaveLength(1);
   });
 
-  it('a pass finding the lock held says so and exits 0 at once; a stale lock is reclaimed', async () => {
+  it('a pass finding the lock held says so and exits 0 at once; a stale lock is reclaimed', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 30 });
     const { id } = await sb.launch('Respect the lock', ['--duration', '1h']);
     await sb.crashUnderLock(id);
 
     // The hand-made lock is as fresh as a live holder's: a slow crash above must not age it to stale.
-    utimesSync(lockDir(), new Date(), new Date());
+    utimesSync(lockDir(sb), new Date(), new Date());
     const started = Date.now();
     const held = await sb.run(['reconcile']);
     expect(held.exitCode).toBe(0);
     expect(held.stdout + held.stderr).toMatch(/another reconcile pass is running/);
     expect(Date.now() - started).toBeLessThan(10_000); // it did not wait for the lock
     expect(sb.calls()).toHaveLength(1);
-    expect(existsSync(lockDir())).toBe(true);
+    expect(existsSync(lockDir(sb))).toBe(true);
 
     // A lock left behind by a killed pass: its mtime stopped being refreshed a minute ago.
     const old = new Date(Date.now() - 60_000);
-    utimesSync(lockDir(), old, old);
+    utimesSync(lockDir(sb), old, old);
     const reclaimed = await sb.run(['reconcile']);
     expect(reclaimed.exitCode, reclaimed.stderr).toBe(0);
     expect(reclaimed.stdout).toMatch(/resumed/);
     await sb.agentPid(id, 2);
     expect(sb.calls()).toHaveLength(2);
-    expect(existsSync(lockDir())).toBe(false);
+    expect(existsSync(lockDir(sb))).toBe(false);
   });
 
-  it('resumes a run whose wrapper died first and whose orphaned agent died later', async () => {
+  it('resumes a run whose wrapper died first and whose orphaned agent died later', async ({ sb }) => {
     // E.g. the tmux session was killed by hand, then the agent ended. The orphan is reparented to
     // PID 1 and stays a zombie until PID 1 reaps it (late, or never for an init-less container):
     // a zombie still has /proc/<pid>/stat with its start time, but it is not a live agent.
@@ -169,13 +172,9 @@ describe('recovery', () => {
 });
 
 describe('process identity', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('a recorded pid now used by an unrelated process is a dead agent: the run is resumed', async () => {
+  it('a recorded pid now used by an unrelated process is a dead agent: the run is resumed', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ work: 30 }, { work: 60 }]);
     const { id } = await sb.launch('Recycle my pid', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
@@ -197,7 +196,9 @@ describe('process identity', () => {
     }
   });
 
-  it('the exit race: an exit record that lands just after the pass looks is still used, not "no exit status"', async () => {
+  it('the exit race: an exit record that lands just after the pass looks is still used, not "no exit status"', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ work: 30 }, { work: 60 }]);
     const { id } = await sb.launch('Race the record', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
@@ -210,7 +211,9 @@ describe('process identity', () => {
     expect((await pass).stdout).toMatch(/resumed \(restart 1\/5\): agent ended \(exit 3\)/);
   });
 
-  it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async () => {
+  it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const ids = [
       (await sb.launch('First of the night', ['--duration', '1h'])).id,

@@ -1,11 +1,12 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { resolveExecutable } from '../../src/adapters/which.js';
 import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
 import { findCronBlock } from '../../src/core/schedule/cron.js';
-import { BIN, FAKE_CLAUDE, makeSandbox, REPO, type Sandbox } from '../helpers/harness.js';
+import { BIN, FAKE_CLAUDE, REPO, type Sandbox } from '../helpers/harness.js';
+import { test } from '../helpers/sandbox.js';
 
 // `overnight schedule` against a fake crontab (and a fake systemctl): what is written, where,
 // and that the user's other lines come back byte for byte. scheduleCommand is called directly.
@@ -14,42 +15,54 @@ const FAKE_CRONTAB = join(REPO, 'test', 'fixtures', 'fake-crontab.sh');
 const MINE =
   '# my own jobs\nMAILTO=""\n\n0 3 * * *   /usr/bin/backup --all  \n\n# keep this comment\n*/15 * * * * /usr/bin/true';
 
-describe('schedule (fake crontab)', () => {
-  let sb: Sandbox;
-  let table: string;
-  let env: Record<string, string | undefined>;
-  beforeEach(() => {
-    sb = makeSandbox();
-    table = join(sb.dir, 'crontab');
-    env = { ...sb.env, OVERNIGHT_CRONTAB_CMD: FAKE_CRONTAB, FAKE_CRONTAB_FILE: table };
-  });
-  afterEach(() => sb.cleanup());
-
-  const schedule = async (
+interface Schedule {
+  /** The fake crontab's file: the user's crontab as `crontab -l` would list it. */
+  table: string;
+  /** `overnight schedule <action>` in the sandbox, with the fake crontab (and `extra` env). */
+  schedule: (
     action: ScheduleAction,
-    opts: ScheduleOptions = {},
-    extra: Record<string, string | undefined> = {},
-  ) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: (l: string) => out.push(l),
-      stderr: (l: string) => err.push(l),
-      env: { ...env, ...extra },
-      now: () => new Date(),
-    };
-    const code = await scheduleCommand(action, opts, io);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  };
-  const crontab = () => (existsSync(table) ? readFileSync(table, 'utf8') : null);
-  const marker = () =>
-    JSON.parse(readFileSync(join(sb.runs, '.schedule.json'), 'utf8')) as {
-      backend: string;
-      everySeconds: number;
-      installedAt: string;
-    };
+    opts?: ScheduleOptions,
+    extra?: Record<string, string | undefined>,
+  ) => Promise<{ code: number; stdout: string; stderr: string }>;
+  /** The crontab now, null when the user has none. */
+  crontab: () => string | null;
+  /** The runs root's schedule marker. */
+  marker: () => { backend: string; everySeconds: number; installedAt: string };
+}
 
-  it('install writes one marked block with absolute paths, PATH and OVERNIGHT_HOME; twice is still one; uninstall restores the rest byte for byte', async () => {
+const it = test.extend<Schedule>({
+  table: async ({ sb }, use) => use(join(sb.dir, 'crontab')),
+  schedule: async ({ sb, table }, use) => {
+    const env = { ...sb.env, OVERNIGHT_CRONTAB_CMD: FAKE_CRONTAB, FAKE_CRONTAB_FILE: table };
+    await use(async (action, opts = {}, extra = {}) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = {
+        stdout: (l: string) => out.push(l),
+        stderr: (l: string) => err.push(l),
+        env: { ...env, ...extra },
+        now: () => new Date(),
+      };
+      const code = await scheduleCommand(action, opts, io);
+      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+    });
+  },
+  crontab: async ({ table }, use) => use(() => (existsSync(table) ? readFileSync(table, 'utf8') : null)),
+  marker: async ({ sb }, use) =>
+    use(
+      () =>
+        JSON.parse(readFileSync(join(sb.runs, '.schedule.json'), 'utf8')) as ReturnType<Schedule['marker']>,
+    ),
+});
+
+describe('schedule (fake crontab)', () => {
+  it('install writes one marked block with absolute paths, PATH and OVERNIGHT_HOME; twice is still one; uninstall restores the rest byte for byte', async ({
+    sb,
+    table,
+    schedule,
+    crontab,
+    marker,
+  }) => {
     writeFileSync(table, MINE);
     const first = await schedule('install', { backend: 'cron' });
     expect(first.code, first.stderr).toBe(0);
@@ -89,7 +102,13 @@ describe('schedule (fake crontab)', () => {
     expect(crontab()).toBe(MINE + '\n');
   });
 
-  it('a changed interval replaces the entry; another runs root keeps its own block', async () => {
+  it('a changed interval replaces the entry; another runs root keeps its own block', async ({
+    sb,
+    table,
+    schedule,
+    crontab,
+    marker,
+  }) => {
     writeFileSync(table, MINE + '\n');
     const otherRoot = join(sb.dir, 'other-runs');
     expect((await schedule('install', { backend: 'cron' }, { OVERNIGHT_HOME: otherRoot })).code).toBe(0);
@@ -109,14 +128,18 @@ describe('schedule (fake crontab)', () => {
     expect(crontab()).toBe(MINE + '\n');
   });
 
-  it('a user with no crontab yet: install creates one, uninstall leaves it empty', async () => {
+  it('a user with no crontab yet: install creates one, uninstall leaves it empty', async ({
+    sb,
+    schedule,
+    crontab,
+  }) => {
     expect((await schedule('install', { backend: 'cron', every: '1m' })).code).toBe(0);
     expect(findCronBlock(crontab() as string, sb.runs)?.line).toMatch(/^\*\/1 \* \* \* \* /);
     await schedule('uninstall');
     expect(crontab()).toBe('');
   });
 
-  it('status: the backend, its interval, the last pass, and warnings', async () => {
+  it('status: the backend, its interval, the last pass, and warnings', async ({ sb, schedule }) => {
     let st = await schedule('status');
     expect(st.stdout).toContain('schedule:  none');
     expect(st.stdout).toMatch(/warning: no schedule is installed/);
@@ -160,7 +183,12 @@ describe('schedule (fake crontab)', () => {
     expect(json.warnings.join('\n')).toMatch(/no scheduled pass for 10m, more than two intervals/);
   });
 
-  it('refuses what it cannot write, naming the value, and changes nothing', async () => {
+  it('refuses what it cannot write, naming the value, and changes nothing', async ({
+    sb,
+    table,
+    schedule,
+    crontab,
+  }) => {
     writeFileSync(table, MINE);
     await expect(schedule('install', { backend: 'cron', every: '90s' })).rejects.toThrow(
       /--every 90s cannot be a cron interval/,
@@ -171,14 +199,23 @@ describe('schedule (fake crontab)', () => {
     await expect(schedule('install', { backend: 'cronie' })).rejects.toThrow(
       /--backend "cronie" is not a backend; use one of cron, launchd, systemd/,
     );
-    if (process.platform !== 'darwin')
-      await expect(schedule('install', { backend: 'launchd' })).rejects.toMatchObject({ exitCode: 2 });
     expect(crontab()).toBe(MINE);
     expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
   });
 
+  it.skipIf(process.platform === 'darwin')(
+    'refuses launchd off macOS (a usage error), and changes nothing',
+    async ({ sb, table, schedule, crontab }) => {
+      writeFileSync(table, MINE);
+      await expect(schedule('install', { backend: 'launchd' })).rejects.toMatchObject({ exitCode: 2 });
+      expect(crontab()).toBe(MINE);
+      expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
+    },
+  );
+
   describe.skipIf(process.platform === 'darwin')('systemd (a fake systemctl)', () => {
-    const fakeSystemctl = (userManager: boolean) => {
+    /** A systemctl that logs its arguments; `show-environment` answers as a user manager would, or not. */
+    const fakeSystemctl = (sb: Sandbox, userManager: boolean) => {
       const bin = join(sb.dir, 'bin');
       const script = join(bin, 'systemctl');
       mkdirSync(bin, { recursive: true });
@@ -189,19 +226,24 @@ describe('schedule (fake crontab)', () => {
       chmodSync(script, 0o755);
       return { PATH: `${bin}:${sb.env.PATH}` };
     };
-    const calls = () =>
+    const calls = (sb: Sandbox) =>
       existsSync(join(sb.dir, 'systemctl.log'))
         ? readFileSync(join(sb.dir, 'systemctl.log'), 'utf8').trim().split('\n')
         : [];
 
-    it('is the default where a user manager answers: units written, enabled and started; uninstall removes them', async () => {
-      const path = fakeSystemctl(true);
+    it('is the default where a user manager answers: units written, enabled and started; uninstall removes them', async ({
+      sb,
+      schedule,
+      crontab,
+      marker,
+    }) => {
+      const path = fakeSystemctl(sb, true);
       const r = await schedule('install', { every: '3m' }, path);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('loginctl enable-linger');
       const dir = join(sb.env.XDG_CONFIG_HOME as string, 'systemd', 'user');
       const unit = /^overnight-reconcile-[0-9a-f]{8}$/;
-      const names = calls()
+      const names = calls(sb)
         .find((c) => c.startsWith('--user enable --now '))
         ?.split(' ')
         .pop() as string;
@@ -211,7 +253,7 @@ describe('schedule (fake crontab)', () => {
       const service = readFileSync(join(dir, names.replace(/\.timer$/, '.service')), 'utf8');
       expect(service).toContain(`Environment=OVERNIGHT_HOME=${sb.runs}`);
       expect(service).toContain(`ExecStart=${process.execPath} ${BIN} reconcile`);
-      expect(calls().slice(0, 3)).toEqual([
+      expect(calls(sb).slice(0, 3)).toEqual([
         '--user show-environment',
         '--user daemon-reload',
         `--user enable --now ${names}`,
@@ -224,15 +266,21 @@ describe('schedule (fake crontab)', () => {
       await schedule('uninstall', {}, path);
       expect(existsSync(join(dir, names))).toBe(false);
       expect(existsSync(join(dir, names.replace(/\.timer$/, '.service')))).toBe(false);
-      expect(calls()).toContain(`--user disable --now ${names}`);
+      expect(calls(sb)).toContain(`--user disable --now ${names}`);
     });
 
-    it('falls back to cron without a user manager; switching backends leaves one entry', async () => {
+    it('falls back to cron without a user manager; switching backends leaves one entry', async ({
+      sb,
+      table,
+      schedule,
+      crontab,
+      marker,
+    }) => {
       writeFileSync(table, MINE);
-      const r = await schedule('install', {}, fakeSystemctl(false));
+      const r = await schedule('install', {}, fakeSystemctl(sb, false));
       expect(r.stdout).toContain('cron: ');
       expect(findCronBlock(crontab() as string, sb.runs)).not.toBeNull();
-      const switched = await schedule('install', { backend: 'systemd' }, fakeSystemctl(true));
+      const switched = await schedule('install', { backend: 'systemd' }, fakeSystemctl(sb, true));
       expect(switched.stdout).toContain('removed the cron entry');
       expect(crontab()).toBe(MINE + '\n');
       expect(marker().backend).toBe('systemd');

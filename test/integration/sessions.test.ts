@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { BIN, makeSandbox, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { BIN, waitFor, type Call } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 const arg = (c: Call | undefined, flag: string) =>
   c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined;
 
 describe('what each session did', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('a resume that silently starts a new conversation is recorded, shown, and the next start resumes the run’s own', async () => {
+  it('a resume that silently starts a new conversation is recorded, shown, and the next start resumes the run’s own', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ exit: 1 }, { newConversation: true, exit: 1 }, { work: 60 }]);
     const { id } = await sb.launch('Keep one conversation', ['--duration', '1h']);
     await waitFor(() => sb.calls()[2], { timeout: 15_000, what: 'the third session' });
@@ -34,7 +31,9 @@ describe('what each session did', () => {
     );
   });
 
-  it('logs: --raw is the stream as stored; rendered without colour when not a terminal; -f ends with the run', async () => {
+  it('logs: --raw is the stream as stored; rendered without colour when not a terminal; -f ends with the run', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 1, text: 'looking at Automerge', report: true });
     const { id } = await sb.launch('Log me', ['--duration', '1h']);
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });
@@ -49,13 +48,9 @@ describe('what each session did', () => {
 });
 
 describe('spend cap', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('each session gets --max-budget-usd for what remains; at 90 % the rest goes to the report', async () => {
+  it('each session gets --max-budget-usd for what remains; at 90 % the rest goes to the report', async ({
+    sb,
+  }) => {
     sb.setBehaviour([{ cost: 0.5 }, { cost: 0.45 }, { cost: 0.04, report: true }]);
     const { id } = await sb.launch('Spend wisely', ['--duration', '1h', '--max-cost', '1'], {
       OVERNIGHT_MIN_UPTIME: '0s',
@@ -76,13 +71,7 @@ describe('spend cap', () => {
 });
 
 describe('logs on a terminal', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('colours on a terminal, none with NO_COLOR', async () => {
+  it('colours on a terminal, none with NO_COLOR', async ({ sb }) => {
     sb.setBehaviour({ work: 0, report: true });
     const { id } = await sb.launch('Colour me', ['--duration', '1h']);
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });

@@ -1,8 +1,9 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { waitFor, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 interface Row {
   id: string;
@@ -36,19 +37,13 @@ const FIELDS = [
 const isIso = (s: string | null) => typeof s === 'string' && new Date(s).toISOString() === s;
 
 describe('status', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  const rows = async (...args: string[]): Promise<Row[]> => {
+  const rows = async (sb: Sandbox, ...args: string[]): Promise<Row[]> => {
     const r = await sb.run(['status', '--json', ...args]);
     expect(r.exitCode, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as Row[];
   };
 
-  it('shows a table and --json with every field, counting findings and open questions', async () => {
+  it('shows a table and --json with every field, counting findings and open questions', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
     const { id, workspace } = await sb.launch('Count what I found', [
       '--duration',
@@ -70,7 +65,7 @@ describe('status', () => {
         '\n## Which licence is acceptable?\n- Best guess: MIT\n- Priority: low\n',
     );
 
-    const [json, ...more] = await rows();
+    const [json, ...more] = await rows(sb);
     expect(more).toEqual([]);
     for (const f of FIELDS) expect(json, f).toHaveProperty(f);
     expect(json).toMatchObject({
@@ -107,7 +102,9 @@ describe('status', () => {
     expect(cell('LAST ACTIVITY')).toMatch(/just now|ago/);
   });
 
-  it('reports a run with a corrupt run.yaml (reason names the file) while the other runs are still reconciled', async () => {
+  it('reports a run with a corrupt run.yaml (reason names the file) while the other runs are still reconciled', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const broken = await sb.launch('Broken run', ['--name', 'broken', '--duration', '1h']);
     const healthy = await sb.launch('Healthy run', ['--name', 'healthy', '--duration', '1h']);
@@ -126,7 +123,7 @@ describe('status', () => {
     );
     expect(sb.calls().filter((c) => c.cwd === broken.workspace)).toHaveLength(1);
 
-    const all = await rows();
+    const all = await rows(sb);
     const b = all.find((x) => x.id === broken.id);
     const h = all.find((x) => x.id === healthy.id);
     expect(b?.reason).toMatch(/run\.yaml/);
@@ -144,7 +141,7 @@ describe('status', () => {
     ).toMatch(/run\.yaml/);
   });
 
-  it('status <unique prefix> shows that run with its details block', async () => {
+  it('status <unique prefix> shows that run with its details block', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
     const one = await sb.launch('Show me the details', ['--name', 'details-one']);
     const other = await sb.launch('Another run', ['--name', 'other']);
@@ -161,7 +158,7 @@ describe('status', () => {
     expect(r.stdout).toMatch(/^activity:\s+\S+/m);
     expect(r.stdout).toMatch(new RegExp(`^watch:\\s+tmux attach -t ${one.session}$`, 'm'));
 
-    const [row, ...rest] = await rows(prefix);
+    const [row, ...rest] = await rows(sb, prefix);
     expect(rest).toEqual([]);
     expect(row?.id).toBe(one.id);
 
@@ -171,7 +168,9 @@ describe('status', () => {
     await waitFor(() => sb.hasSession(other.id));
   });
 
-  it('a finished run keeps counting what the user changes: an answered question, an added finding', async () => {
+  it('a finished run keeps counting what the user changes: an answered question, an added finding', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Answer me', ['--duration', '1h']);
     await sb.agentPid(id);

@@ -1,20 +1,17 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 
 import { resolveExecutable } from '../../src/adapters/which.js';
-import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, waitFor } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
 
 // The sh wrapper's own records, on a machine where flushing to disk is slow (a CI VM after a
 // big install, a laptop on battery): what it writes must still be the agent's truth.
 describe('the wrapper', () => {
-  let sb: Sandbox;
-  beforeEach(() => {
-    sb = makeSandbox();
-  });
-  afterEach(() => sb.cleanup());
-
-  it('records the agent’s own exit status when the agent ends while its pid is still being flushed', async () => {
+  it('records the agent’s own exit status when the agent ends while its pid is still being flushed', async ({
+    sb,
+  }) => {
     const bin = join(sb.dir, 'slow-sync');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'sync'), `#!/bin/sh\nsleep 0.5\nexec ${resolveExecutable('sync')} "$@"\n`);
@@ -31,7 +28,9 @@ describe('the wrapper', () => {
     expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\texit=3\t/);
   });
 
-  it('shows a person attaching what runs there and how to follow it; their Ctrl-C leaves the agent and the wrapper running', async () => {
+  it('shows a person attaching what runs there and how to follow it; their Ctrl-C leaves the agent and the wrapper running', async ({
+    sb,
+  }) => {
     sb.setBehaviour({ work: 60 });
     const { id, session } = await sb.launch('Watch me work', ['--duration', '1h']);
     const pid = await sb.agentPid(id);

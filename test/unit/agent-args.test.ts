@@ -20,12 +20,12 @@ const spec = (over: Partial<RunSpec> = {}) =>
 const BASE = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 describe('agentArgs', () => {
-  test.each<[string, Partial<RunSpec>, SessionMode, string[]]>([
-    [
-      'initial, no model',
-      {},
-      'initial',
-      [
+  test.each<{ name: string; spec: Partial<RunSpec>; mode: SessionMode; want: string[] }>([
+    {
+      name: 'initial, no model',
+      spec: {},
+      mode: 'initial',
+      want: [
         ...BASE,
         '--session-id',
         UUID,
@@ -40,12 +40,12 @@ describe('agentArgs', () => {
         'WebSearch',
         'WebFetch',
       ],
-    ],
-    [
-      'initial with a model',
-      { model: 'opus', allowedTools: ['Read'] },
-      'initial',
-      [
+    },
+    {
+      name: 'initial with a model',
+      spec: { model: 'opus', allowedTools: ['Read'] },
+      mode: 'initial',
+      want: [
         ...BASE,
         '--session-id',
         UUID,
@@ -56,18 +56,18 @@ describe('agentArgs', () => {
         '--allowedTools',
         'Read',
       ],
-    ],
-    [
-      'resume',
-      { allowedTools: ['Read'] },
-      'resume',
-      [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Read'],
-    ],
-    [
-      'synthesis with a model',
-      { model: 'claude-opus-4-1', permissionMode: 'plan', allowedTools: ['Read'] },
-      'synthesis',
-      [
+    },
+    {
+      name: 'resume',
+      spec: { allowedTools: ['Read'] },
+      mode: 'resume',
+      want: [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits', '--allowedTools', 'Read'],
+    },
+    {
+      name: 'synthesis with a model',
+      spec: { model: 'claude-opus-4-1', permissionMode: 'plan', allowedTools: ['Read'] },
+      mode: 'synthesis',
+      want: [
         ...BASE,
         '--resume',
         UUID,
@@ -78,18 +78,18 @@ describe('agentArgs', () => {
         '--allowedTools',
         'Read',
       ],
-    ],
-    [
-      'no tools: no --allowedTools',
-      { allowedTools: [] },
-      'resume',
-      [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits'],
-    ],
-    [
-      'patterns with commas and spaces stay one argument each',
-      { allowedTools: ['Bash(git log:*)', 'Bash(npm run test, lint)', 'WebFetch(domain:example.com)'] },
-      'initial',
-      [
+    },
+    {
+      name: 'no tools: no --allowedTools',
+      spec: { allowedTools: [] },
+      mode: 'resume',
+      want: [...BASE, '--resume', UUID, '--permission-mode', 'acceptEdits'],
+    },
+    {
+      name: 'patterns with commas and spaces stay one argument each',
+      spec: { allowedTools: ['Bash(git log:*)', 'Bash(npm run test, lint)', 'WebFetch(domain:example.com)'] },
+      mode: 'initial',
+      want: [
         ...BASE,
         '--session-id',
         UUID,
@@ -100,8 +100,8 @@ describe('agentArgs', () => {
         'Bash(npm run test, lint)',
         'WebFetch(domain:example.com)',
       ],
-    ],
-  ])('%s', (_name, over, mode, want) => {
+    },
+  ])('$name', ({ spec: over, mode, want }) => {
     expect(agentArgs(spec(over), mode)).toEqual(want);
   });
 
@@ -119,24 +119,24 @@ describe('agentArgs', () => {
     },
   );
 
-  test.each<[SessionMode, string, string]>([
-    ['initial', '--session-id', '--resume'],
-    ['resume', '--resume', '--session-id'],
-    ['synthesis', '--resume', '--session-id'],
-  ])('%s uses %s with the run session id, never %s', (mode, flag, other) => {
+  test.each<{ mode: SessionMode; want: string; never: string }>([
+    { mode: 'initial', want: '--session-id', never: '--resume' },
+    { mode: 'resume', want: '--resume', never: '--session-id' },
+    { mode: 'synthesis', want: '--resume', never: '--session-id' },
+  ])('$mode uses $want with the run session id, never $never', ({ mode, want, never }) => {
     const args = agentArgs(spec(), mode);
-    expect(args[args.indexOf(flag) + 1]).toBe(UUID);
-    expect(args).not.toContain(other);
+    expect(args[args.indexOf(want) + 1]).toBe(UUID);
+    expect(args).not.toContain(never);
     expect(args).not.toContain('--model');
   });
 });
 
 describe('promptFor', () => {
-  test.each<[SessionMode, string]>([
-    ['initial', initialPrompt(TASK)],
-    ['resume', RESUME_PROMPT],
-    ['synthesis', SYNTHESIS_PROMPT],
-  ])('%s', (mode, want) => {
+  test.each<{ mode: SessionMode; want: string }>([
+    { mode: 'initial', want: initialPrompt(TASK) },
+    { mode: 'resume', want: RESUME_PROMPT },
+    { mode: 'synthesis', want: SYNTHESIS_PROMPT },
+  ])('$mode → its own prompt', ({ mode, want }) => {
     expect(promptFor(spec(), mode, NOW)).toBe(want);
   });
 
@@ -148,36 +148,32 @@ describe('promptFor', () => {
 });
 
 describe('permissionModeProblem', () => {
-  test.each<[string, boolean, Record<string, string | undefined>, boolean]>([
-    ['bypassPermissions', true, {}, true],
-    ['bypassPermissions', true, { IS_SANDBOX: '0' }, true],
-    ['bypassPermissions', true, { IS_SANDBOX: 'true' }, true],
-    ['bypassPermissions', true, { IS_SANDBOX: '1' }, false],
-    ['bypassPermissions', false, {}, false],
-    ['acceptEdits', true, {}, false],
-    ['dontAsk', true, {}, false],
-    ['plan', false, { IS_SANDBOX: '1' }, false],
-  ])('%s, root %s, env %j → problem %s', (mode, root, env, problem) => {
-    const p = permissionModeProblem(mode, root, env);
-    if (problem) {
-      expect(p).toMatch(/bypassPermissions/);
-      expect(p).toMatch(/root/);
-      expect(p).toMatch(/IS_SANDBOX=1/);
-      expect(p).toMatch(/acceptEdits/);
-    } else {
-      expect(p).toBeUndefined();
-    }
+  // The problem names the mode, root, and both ways out.
+  const REFUSED = expect.stringMatching(
+    /^(?=.*bypassPermissions)(?=.*root)(?=.*IS_SANDBOX=1)(?=.*acceptEdits)/s,
+  );
+  test.each<{ mode: string; root: boolean; env: Record<string, string | undefined>; want: unknown }>([
+    { mode: 'bypassPermissions', root: true, env: {}, want: REFUSED },
+    { mode: 'bypassPermissions', root: true, env: { IS_SANDBOX: '0' }, want: REFUSED },
+    { mode: 'bypassPermissions', root: true, env: { IS_SANDBOX: 'true' }, want: REFUSED },
+    { mode: 'bypassPermissions', root: true, env: { IS_SANDBOX: '1' }, want: undefined },
+    { mode: 'bypassPermissions', root: false, env: {}, want: undefined },
+    { mode: 'acceptEdits', root: true, env: {}, want: undefined },
+    { mode: 'dontAsk', root: true, env: {}, want: undefined },
+    { mode: 'plan', root: false, env: { IS_SANDBOX: '1' }, want: undefined },
+  ])('$mode, root $root, env $env', ({ mode, root, env, want }) => {
+    expect(permissionModeProblem(mode, root, env)).toEqual(want);
   });
 });
 
 describe('--max-budget-usd under a spend cap', () => {
-  test.each<[SessionMode, number, string | undefined]>([
-    ['initial', 0, '9.0000'],
-    ['resume', 4.256, '4.7440'],
-    ['synthesis', 9.5, '0.5000'],
-  ])('%s after $%s spent → %s', (mode, spent, budget) => {
+  test.each<{ mode: SessionMode; spent: number; want: string }>([
+    { mode: 'initial', spent: 0, want: '9.0000' },
+    { mode: 'resume', spent: 4.256, want: '4.7440' },
+    { mode: 'synthesis', spent: 9.5, want: '0.5000' },
+  ])('$mode after spending $spent of 10 → $want', ({ mode, spent, want }) => {
     const args = agentArgs(spec({ maxCost: 10 }), mode, spent);
-    expect(args[args.indexOf('--max-budget-usd') + 1]).toBe(budget);
+    expect(args[args.indexOf('--max-budget-usd') + 1]).toBe(want);
   });
 
   test('no cap, no flag', () => {

@@ -1,8 +1,17 @@
-import type { RestartEntry, RunSpec, SessionMode, SessionRecord } from '../../src/core/run/types.js';
+import type {
+  ExitRecord,
+  RestartEntry,
+  RunSpec,
+  Sentinel,
+  SessionMode,
+  SessionRecord,
+} from '../../src/core/run/types.js';
+import type { Limit } from '../../src/core/supervise/limits.js';
 import type {
   AgentNotRunning,
   Observation,
   ObservedSession,
+  ResultFacts,
   RunningAgent,
 } from '../../src/core/supervise/types.js';
 
@@ -91,32 +100,6 @@ export function observation(over: Partial<Observation> = {}): Observation {
   };
 }
 
-/** The observation as one flat record (the agent's facts beside the run's), for the older tables. */
-export type FlatObservation = Omit<Observation, 'session'> & {
-  session: SessionRecord | null;
-  agentAlive: boolean;
-} & Omit<RunningAgent, 'running'> &
-  Omit<AgentNotRunning, 'running'>;
-
-export function obs(over: Partial<FlatObservation> = {}): Observation {
-  const { agentAlive, promptSeen, staleSince, session: record = session(), ...rest } = over;
-  const { sentinel, paused, restarts, reportExists, outputAt, ...agent } = rest;
-  const base = observation({
-    ...(sentinel !== undefined ? { sentinel } : {}),
-    ...(paused !== undefined ? { paused } : {}),
-    ...(restarts !== undefined ? { restarts } : {}),
-    ...(reportExists !== undefined ? { reportExists } : {}),
-    ...(outputAt !== undefined ? { outputAt } : {}),
-  });
-  if (record === null) return { ...base, session: null };
-  if (agentAlive)
-    return {
-      ...base,
-      session: running(record, { promptSeen: promptSeen ?? null, staleSince: staleSince ?? null }),
-    };
-  return { ...base, session: ended(record, agent) };
-}
-
 // decide's tables: times of that night, sessions, exits and restart.log lines.
 
 export const BEFORE_END = new Date('2026-11-22T03:00:00Z');
@@ -129,18 +112,54 @@ export function session(mode: SessionMode = 'initial', n = 1): SessionRecord {
   return { n, mode, startedAt: STARTED };
 }
 
-export function exited(code: number) {
-  return { code, at: new Date('2026-11-22T02:59:00Z') };
+/** A time of the night's morning (2026-11-22, UTC): at('03:05'), at('02:35:01'). */
+export function at(time: string): Date {
+  return new Date(`2026-11-22T${time}Z`);
 }
 
-export function restarts(...modes: SessionMode[]): RestartEntry[] {
+/** The agent's exit record: by default written a minute before BEFORE_END. */
+export function exited(code: number, when: Date = at('02:59')): ExitRecord {
+  return { code, at: when };
+}
+
+/**
+ * restart.log lines, one per mode, a minute apart from `from`; each after a session of `uptime`
+ * seconds that exited 1.
+ */
+export function restarts(
+  modes: SessionMode[],
+  { from = at('00:00'), uptime = 3600, reason = 'agent ended (exit 1)' } = {},
+): RestartEntry[] {
   return modes.map((mode, i) => ({
-    at: new Date(Date.UTC(2026, 10, 22, 0, i)),
+    at: new Date(from.getTime() + i * 60_000),
     mode,
     exit: 1,
-    uptime: 3600,
-    reason: 'agent ended (exit 1)',
+    uptime,
+    reason,
   }));
 }
 
 export const crashes = (n: number): SessionMode[] => Array<SessionMode>(n).fill('resume');
+
+export const done = (reason: string): Sentinel => ({ kind: 'DONE', reason });
+export const failed = (reason: string): Sentinel => ({ kind: 'FAILED', reason });
+
+/** A session's result event that reported an error (the default subtype, as the CLI writes it). */
+export function errorResult(text: string, over: Partial<ResultFacts> = {}): ResultFacts {
+  return { isError: true, subtype: 'success', text, ...over };
+}
+
+/** A session's result event without an error: it stopped by itself. */
+export function cleanResult(text: string): ResultFacts {
+  return { isError: false, subtype: 'success', text };
+}
+
+/** A usage limit that lifts at `resetsAt` (null: no readable time). */
+export function waitLimit(resetsAt: Date | null, what = 'five_hour limit'): Limit {
+  return { kind: 'wait', resetsAt, what };
+}
+
+/** A usage limit that no wait lifts. */
+export function hardLimit(what: string): Limit {
+  return { kind: 'hard', what };
+}

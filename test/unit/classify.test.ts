@@ -24,33 +24,59 @@ const facts = (over: Partial<EndFacts>): EndFacts => ({
   ...over,
 });
 
-test.each<[string, Partial<EndFacts>, EndClass]>([
-  ['a result, no error, REPORT.md', { exitCode: 0, result: ok, reportExists: true }, 'finished'],
-  ['a result, no error, no report', { exitCode: 0, result: ok }, 'clean-exit'],
-  ['exit 0 without a result (SIGINT)', { exitCode: 0 }, 'interrupted'],
-  ['a usage limit', { limited: true, result: err("You've hit your limit") }, 'usage-limit'],
-  ['refused credentials', { auth: true, result: err('Invalid API key') }, 'auth'],
-  ['529 overloaded', { result: err('API Error: 529 Overloaded', { apiErrorStatus: 529 }) }, 'overloaded'],
-  ['overloaded by its words', { result: err('API Error: Overloaded') }, 'overloaded'],
-  ['SIGKILL nobody here sent', { exitCode: 137 }, 'out-of-memory'],
-  ['SIGKILL overnight sent (a hang)', { exitCode: 137, stoppedByUs: true }, 'crash'],
-  ['max turns', { result: { isError: true, subtype: 'error_max_turns', text: '' } }, 'max-turns'],
-  ['max budget', { result: { isError: true, subtype: 'error_max_budget_usd', text: '' } }, 'max-budget'],
-  ['exit 1 with an error', { result: err('API Error: 500') }, 'crash'],
-  ['no exit record at all', { exitCode: null }, 'crash'],
-])('%s → %s', (_name, over, want) => {
+test.each<{ name: string; facts: Partial<EndFacts>; want: EndClass }>([
+  {
+    name: 'a result, no error, REPORT.md',
+    facts: { exitCode: 0, result: ok, reportExists: true },
+    want: 'finished',
+  },
+  { name: 'a result, no error, no report', facts: { exitCode: 0, result: ok }, want: 'clean-exit' },
+  { name: 'exit 0 without a result (SIGINT)', facts: { exitCode: 0 }, want: 'interrupted' },
+  {
+    name: 'a usage limit',
+    facts: { limited: true, result: err("You've hit your limit") },
+    want: 'usage-limit',
+  },
+  { name: 'refused credentials', facts: { auth: true, result: err('Invalid API key') }, want: 'auth' },
+  {
+    name: '529 overloaded',
+    facts: { result: err('API Error: 529 Overloaded', { apiErrorStatus: 529 }) },
+    want: 'overloaded',
+  },
+  { name: 'overloaded by its words', facts: { result: err('API Error: Overloaded') }, want: 'overloaded' },
+  { name: 'SIGKILL nobody here sent', facts: { exitCode: 137 }, want: 'out-of-memory' },
+  { name: 'SIGKILL overnight sent (a hang)', facts: { exitCode: 137, stoppedByUs: true }, want: 'crash' },
+  {
+    name: 'max turns',
+    facts: { result: { isError: true, subtype: 'error_max_turns', text: '' } },
+    want: 'max-turns',
+  },
+  {
+    name: 'max budget',
+    facts: { result: { isError: true, subtype: 'error_max_budget_usd', text: '' } },
+    want: 'max-budget',
+  },
+  { name: 'exit 1 with an error', facts: { result: err('API Error: 500') }, want: 'crash' },
+  { name: 'no exit record at all', facts: { exitCode: null }, want: 'crash' },
+])('$name → $want', ({ facts: over, want }) => {
   expect(classifyEnd(facts(over))).toBe(want);
 });
 
-test.each<[string, string | null]>([
-  ['Do you trust the files in this folder?\n❯ 1. Yes, proceed\n  2. No, exit\n', '❯ 1. Yes, proceed'],
-  ['Press Enter to continue…\n', 'Press Enter to continue…'],
-  ['Do you want to use this API key? (y/n)\n', 'Do you want to use this API key? (y/n)'],
-  ['Overwrite the file? [Y/n] ', 'Overwrite the file? [Y/n]'],
-  ['{"type":"assistant","message":{"content":[{"type":"text","text":"Press Enter to continue"}]}}\n', null],
-  ['The paper asks (y/n) questions of its readers and moves on.\n', null],
-  ['Error: boom\n    at x (y.js:1:1)\n', null],
-  ['', null],
-])('waitingPrompt %j', (tail, prompt) => {
-  expect(waitingPrompt(tail)).toBe(prompt);
+test.each<{ tail: string; want: string | null }>([
+  {
+    tail: 'Do you trust the files in this folder?\n❯ 1. Yes, proceed\n  2. No, exit\n',
+    want: '❯ 1. Yes, proceed',
+  },
+  { tail: 'Press Enter to continue…\n', want: 'Press Enter to continue…' },
+  { tail: 'Do you want to use this API key? (y/n)\n', want: 'Do you want to use this API key? (y/n)' },
+  { tail: 'Overwrite the file? [Y/n] ', want: 'Overwrite the file? [Y/n]' },
+  {
+    tail: '{"type":"assistant","message":{"content":[{"type":"text","text":"Press Enter to continue"}]}}\n',
+    want: null,
+  },
+  { tail: 'The paper asks (y/n) questions of its readers and moves on.\n', want: null },
+  { tail: 'Error: boom\n    at x (y.js:1:1)\n', want: null },
+  { tail: '', want: null },
+])('waitingPrompt $tail → $want', ({ tail, want }) => {
+  expect(waitingPrompt(tail)).toBe(want);
 });

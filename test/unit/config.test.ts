@@ -63,49 +63,61 @@ describe('precedence: flag > env > file > default', () => {
   const env = { OVERNIGHT_DURATION: '6h', OVERNIGHT_MAX_RESTARTS: '7', OVERNIGHT_MODEL: 'opus' };
   const flags = { duration: '2h', max_restarts: '9' };
 
-  test.each<[string, Partial<Layers>, Partial<Settings>]>([
-    [
-      'default only',
-      {},
-      { duration: 28800, maxRestarts: 5, model: null, permissionMode: 'acceptEdits', backoff: 30 },
-    ],
-    [
-      'file over default',
-      { file },
-      { duration: 14400, maxRestarts: 3, model: 'sonnet', permissionMode: 'plan', backoff: 60 },
-    ],
-    [
-      'env over file',
-      { file, env },
-      { duration: 21600, maxRestarts: 7, model: 'opus', permissionMode: 'plan', backoff: 60 },
-    ],
-    [
-      'flag over env',
-      { file, env, flags },
-      { duration: 7200, maxRestarts: 9, model: 'opus', permissionMode: 'plan', backoff: 60 },
-    ],
-    [
-      'flag over default',
-      { flags: { model: 'claude-opus-4-1' } },
-      { model: 'claude-opus-4-1', duration: 28800 },
-    ],
-    ['an empty env value is unset', { file, env: { OVERNIGHT_DURATION: '' } }, { duration: 14400 }],
-    ['an undefined flag is unset', { env, flags: { duration: undefined } }, { duration: 21600 }],
-  ])('%s', (_name, layers, want) => {
+  test.each<{ name: string; layers: Partial<Layers>; want: Partial<Settings> }>([
+    {
+      name: 'default only',
+      layers: {},
+      want: { duration: 28800, maxRestarts: 5, model: null, permissionMode: 'acceptEdits', backoff: 30 },
+    },
+    {
+      name: 'file over default',
+      layers: { file },
+      want: { duration: 14400, maxRestarts: 3, model: 'sonnet', permissionMode: 'plan', backoff: 60 },
+    },
+    {
+      name: 'env over file',
+      layers: { file, env },
+      want: { duration: 21600, maxRestarts: 7, model: 'opus', permissionMode: 'plan', backoff: 60 },
+    },
+    {
+      name: 'flag over env',
+      layers: { file, env, flags },
+      want: { duration: 7200, maxRestarts: 9, model: 'opus', permissionMode: 'plan', backoff: 60 },
+    },
+    {
+      name: 'flag over default',
+      layers: { flags: { model: 'claude-opus-4-1' } },
+      want: { model: 'claude-opus-4-1', duration: 28800 },
+    },
+    {
+      name: 'an empty env value is unset',
+      layers: { file, env: { OVERNIGHT_DURATION: '' } },
+      want: { duration: 14400 },
+    },
+    {
+      name: 'an undefined flag is unset',
+      layers: { env, flags: { duration: undefined } },
+      want: { duration: 21600 },
+    },
+  ])('$name → $want', ({ layers, want }) => {
     const { settings, problems } = resolve(layers);
     expect(problems).toEqual([]);
     expect(settings).toMatchObject(want);
   });
 
-  test.each([
-    ['OVERNIGHT_HOME', 'runsDir', '/srv/runs'],
-    ['OVERNIGHT_CLAUDE', 'claude', '/opt/claude/bin/claude'],
-    ['OVERNIGHT_PERMISSION_MODE', 'permissionMode', 'dontAsk'],
-    ['OVERNIGHT_SYNTHESIS_BUDGET', 'synthesisBudget', 900],
-    ['OVERNIGHT_MIN_UPTIME', 'minUptime', 0],
-  ] as const)('%s sets %s', (name, field, value) => {
-    const env = { [name]: typeof value === 'number' ? `${value}s` : value };
-    expect(resolve({ env }).settings[field]).toBe(value);
+  test.each<{ variable: string; value: string; field: keyof Settings; want: string | number }>([
+    { variable: 'OVERNIGHT_HOME', value: '/srv/runs', field: 'runsDir', want: '/srv/runs' },
+    {
+      variable: 'OVERNIGHT_CLAUDE',
+      value: '/opt/claude/bin/claude',
+      field: 'claude',
+      want: '/opt/claude/bin/claude',
+    },
+    { variable: 'OVERNIGHT_PERMISSION_MODE', value: 'dontAsk', field: 'permissionMode', want: 'dontAsk' },
+    { variable: 'OVERNIGHT_SYNTHESIS_BUDGET', value: '900s', field: 'synthesisBudget', want: 900 },
+    { variable: 'OVERNIGHT_MIN_UPTIME', value: '0s', field: 'minUptime', want: 0 },
+  ])('$variable=$value sets $field', ({ variable, value, field, want }) => {
+    expect(resolve({ env: { [variable]: value } }).settings[field]).toBe(want);
   });
 
   test('runs_dir and claude: every layer, each overriding the one below', () => {
@@ -125,39 +137,47 @@ describe('precedence: flag > env > file > default', () => {
 });
 
 describe('values', () => {
-  test.each<[string, string, Partial<Settings>]>([
-    ['runs_dir with ~/', 'runs_dir: ~/nights\n', { runsDir: '/home/ada/nights' }],
-    ['runs_dir as "~"', 'runs_dir: "~"\n', { runsDir: HOME }],
-    ['runs_dir with ~ inside is literal', 'runs_dir: /data/~x\n', { runsDir: '/data/~x' }],
-    ['claude with ~/', 'claude: ~/bin/claude\n', { claude: '/home/ada/bin/claude' }],
-    [
-      'allowed_tools as a YAML list',
-      'allowed_tools: [Read, "Bash(git log:*)", WebFetch]\n',
-      { allowedTools: ['Read', 'Bash(git log:*)', 'WebFetch'] },
-    ],
-    [
-      'allowed_tools as a block list',
-      'allowed_tools:\n  - Read\n  - Grep\n',
-      { allowedTools: ['Read', 'Grep'] },
-    ],
-    [
-      'allowed_tools as a comma string',
-      'allowed_tools: "Read, Write,,Grep "\n',
-      { allowedTools: ['Read', 'Write', 'Grep'] },
-    ],
-    ['numbers as YAML numbers', 'max_restarts: 0\nmodel: 4\n', { maxRestarts: 0, model: '4' }],
-    ['model: null keeps the default', 'model: null\n', { model: null }],
-    [
-      'zero is allowed where a wait may be off',
-      'hang_grace: 0s\nbackoff: 0s\nbackoff_max: 0m\nhealthy_after: 0h\nmin_uptime: 0s\n',
-      { hangGrace: 0, backoff: 0, backoffMax: 0, healthyAfter: 0, minUptime: 0 },
-    ],
-    [
-      'durations in any unit',
-      'duration: 1h30m\nsynthesis_budget: 45M\nstale_after: 1d\n',
-      { duration: 5400, synthesisBudget: 2700, staleAfter: 86400 },
-    ],
-  ])('%s', (_name, yaml, want) => {
+  test.each<{ name: string; yaml: string; want: Partial<Settings> }>([
+    { name: 'runs_dir with ~/', yaml: 'runs_dir: ~/nights\n', want: { runsDir: '/home/ada/nights' } },
+    { name: 'runs_dir as "~"', yaml: 'runs_dir: "~"\n', want: { runsDir: HOME } },
+    {
+      name: 'runs_dir with ~ inside is literal',
+      yaml: 'runs_dir: /data/~x\n',
+      want: { runsDir: '/data/~x' },
+    },
+    { name: 'claude with ~/', yaml: 'claude: ~/bin/claude\n', want: { claude: '/home/ada/bin/claude' } },
+    {
+      name: 'allowed_tools as a YAML list',
+      yaml: 'allowed_tools: [Read, "Bash(git log:*)", WebFetch]\n',
+      want: { allowedTools: ['Read', 'Bash(git log:*)', 'WebFetch'] },
+    },
+    {
+      name: 'allowed_tools as a block list',
+      yaml: 'allowed_tools:\n  - Read\n  - Grep\n',
+      want: { allowedTools: ['Read', 'Grep'] },
+    },
+    {
+      name: 'allowed_tools as a comma string',
+      yaml: 'allowed_tools: "Read, Write,,Grep "\n',
+      want: { allowedTools: ['Read', 'Write', 'Grep'] },
+    },
+    {
+      name: 'numbers as YAML numbers',
+      yaml: 'max_restarts: 0\nmodel: 4\n',
+      want: { maxRestarts: 0, model: '4' },
+    },
+    { name: 'model: null keeps the default', yaml: 'model: null\n', want: { model: null } },
+    {
+      name: 'zero is allowed where a wait may be off',
+      yaml: 'hang_grace: 0s\nbackoff: 0s\nbackoff_max: 0m\nhealthy_after: 0h\nmin_uptime: 0s\n',
+      want: { hangGrace: 0, backoff: 0, backoffMax: 0, healthyAfter: 0, minUptime: 0 },
+    },
+    {
+      name: 'durations in any unit',
+      yaml: 'duration: 1h30m\nsynthesis_budget: 45M\nstale_after: 1d\n',
+      want: { duration: 5400, synthesisBudget: 2700, staleAfter: 86400 },
+    },
+  ])('$name → $want', ({ yaml, want }) => {
     const { settings, problems } = resolve({ file: fromYaml(yaml) });
     expect(problems).toEqual([]);
     expect(settings).toMatchObject(want);
@@ -173,43 +193,46 @@ describe('values', () => {
 });
 
 describe('problems', () => {
-  // One bad value per key: the problem names the key and the value, says what is accepted, and the default stands.
-  const bad: [string, unknown, RegExp][] = [
-    ['runs_dir', '', /directory path/],
-    ['runs_dir', ['/a', '/b'], /directory path/],
-    ['claude', '   ', /command name or an absolute path/],
-    ['model', 'opus 4', /model name or alias/],
-    ['model', '-x', /model name/],
-    ['duration', '0s', /greater than zero/],
-    ['duration', '8 hours', /duration such as 45s, 30m, 8h/],
-    ['duration', 8, /duration/],
-    ['max_restarts', '-1', /whole number, 0 or more/],
-    ['max_restarts', 2.5, /whole number/],
-    ['max_restarts', 'five', /whole number/],
-    ['permission_mode', 'yolo', /one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan/],
-    ['allowed_tools', [], /list of tool names/],
-    ['allowed_tools', ' , ', /list of tool names/],
-    ['allowed_tools', ['Read', 3], /list of tool names/],
-    ['synthesis_budget', '0m', /greater than zero/],
-    ['stale_after', 'soon', /duration/],
-    ['hang_grace', '-5m', /duration/],
-    ['backoff', '30', /duration/],
-    ['backoff_max', '10x', /duration/],
-    ['healthy_after', true, /duration/],
-    ['min_uptime', '1 m', /duration/],
-  ];
-
-  test.each(bad)('file %s = %j', (key, value, accepted) => {
+  // One bad value per key: the problem names the key and the value, says what is accepted, and the
+  // default stands.
+  test.each<{ key: string; value: unknown; want: RegExp }>([
+    { key: 'runs_dir', value: '', want: /directory path/ },
+    { key: 'runs_dir', value: ['/a', '/b'], want: /directory path/ },
+    { key: 'claude', value: '   ', want: /command name or an absolute path/ },
+    { key: 'model', value: 'opus 4', want: /model name or alias/ },
+    { key: 'model', value: '-x', want: /model name/ },
+    { key: 'duration', value: '0s', want: /greater than zero/ },
+    { key: 'duration', value: '8 hours', want: /duration such as 45s, 30m, 8h/ },
+    { key: 'duration', value: 8, want: /duration/ },
+    { key: 'max_restarts', value: '-1', want: /whole number, 0 or more/ },
+    { key: 'max_restarts', value: 2.5, want: /whole number/ },
+    { key: 'max_restarts', value: 'five', want: /whole number/ },
+    {
+      key: 'permission_mode',
+      value: 'yolo',
+      want: /one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan/,
+    },
+    { key: 'allowed_tools', value: [], want: /list of tool names/ },
+    { key: 'allowed_tools', value: ' , ', want: /list of tool names/ },
+    { key: 'allowed_tools', value: ['Read', 3], want: /list of tool names/ },
+    { key: 'synthesis_budget', value: '0m', want: /greater than zero/ },
+    { key: 'stale_after', value: 'soon', want: /duration/ },
+    { key: 'hang_grace', value: '-5m', want: /duration/ },
+    { key: 'backoff', value: '30', want: /duration/ },
+    { key: 'backoff_max', value: '10x', want: /duration/ },
+    { key: 'healthy_after', value: true, want: /duration/ },
+    { key: 'min_uptime', value: '1 m', want: /duration/ },
+  ])('file $key = $value → $want', ({ key, value, want }) => {
     const { settings, problems } = resolve({ file: { path: FILE, data: { [key]: value } } });
     expect(problems).toHaveLength(1);
     const p = problems[0]!;
     expect(p).toMatchObject({ key, source: FILE, value });
-    expect(p.message).toMatch(accepted);
+    expect(p.message).toMatch(want);
     const line = describeProblem(p);
     expect(line).toContain(FILE);
     expect(line).toContain(key);
     expect(line).toContain(JSON.stringify(value));
-    expect(line).toMatch(accepted);
+    expect(line).toMatch(want);
     expect(settings).toEqual(defaultSettings(HOME));
   });
 
@@ -253,11 +276,11 @@ describe('problems', () => {
     );
   });
 
-  test.each([
-    ['a list', '- duration: 8h\n'],
-    ['a scalar', 'just some text\n'],
-    ['a number', '42\n'],
-  ])('a file holding %s is not a mapping', (_name, yaml) => {
+  test.each<{ name: string; yaml: string }>([
+    { name: 'a list', yaml: '- duration: 8h\n' },
+    { name: 'a scalar', yaml: 'just some text\n' },
+    { name: 'a number', yaml: '42\n' },
+  ])('a file holding $name is not a mapping', ({ yaml }) => {
     const { settings, problems } = resolve({ file: fromYaml(yaml) });
     expect(problems).toHaveLength(1);
     expect(describeProblem(problems[0]!)).toBe(`${FILE}: expected a mapping of keys to values (key: value)`);
@@ -273,16 +296,15 @@ describe('problems', () => {
   });
 });
 
-test.each<[string, number | undefined]>([
-  ['256MB', 256 * 1024 ** 2],
-  ['1GB', 1024 ** 3],
-  ['500k', 500 * 1024],
-  ['1000', 1000],
-  ['lots', undefined],
-])('max_transcript %s', (text, bytes) => {
+test.each<{ text: string; want: { maxTranscript: number } | { problem: unknown } }>([
+  { text: '256MB', want: { maxTranscript: 256 * 1024 ** 2 } },
+  { text: '1GB', want: { maxTranscript: 1024 ** 3 } },
+  { text: '500k', want: { maxTranscript: 500 * 1024 } },
+  { text: '1000', want: { maxTranscript: 1000 } },
+  { text: 'lots', want: { problem: expect.stringMatching(/expected a size such as 256MB/) } },
+])('max_transcript $text', ({ text, want }) => {
   const { settings, problems } = resolve({ env: { OVERNIGHT_MAX_TRANSCRIPT: text } });
-  if (bytes === undefined) expect(problems[0]?.message).toMatch(/expected a size such as 256MB/);
-  else expect(settings.maxTranscript).toBe(bytes);
+  expect({ maxTranscript: settings.maxTranscript, problem: problems[0]?.message }).toMatchObject(want);
 });
 
 test('limitsOf takes every limit a run is launched with, and nothing else', () => {

@@ -23,56 +23,81 @@ describe('schedule', () => {
     heartbeat: { at: '2026-11-22T02:58:00Z', scheduledAt: '2026-11-22T02:58:00Z', runs: 1 },
     ...over,
   });
-  test.each<[string, Partial<ScheduleFacts>, CheckStatus, RegExp]>([
-    ['fresh heartbeat', {}, 'ok', /cron every 5m; the last scheduled pass ran 2m ago/],
-    [
-      'heartbeat exactly two intervals old',
-      { heartbeat: { at: '2026-11-22T02:50:00Z', scheduledAt: '2026-11-22T02:50:00Z' } },
-      'ok',
-      /10m ago/,
-    ],
-    [
-      'stale heartbeat',
-      { heartbeat: { at: '2026-11-22T01:00:00Z', scheduledAt: '2026-11-22T01:00:00Z' } },
-      'problem',
-      /cron every 5m, but the last scheduled pass ran 2h ago \(more than two intervals\)/,
-    ],
-    [
-      'installed long ago, no pass',
-      { heartbeat: undefined },
-      'problem',
-      /installed 5h ago, but no scheduled pass has run/,
-    ],
-    [
-      'just installed, no pass yet',
-      { heartbeat: undefined, marker: { ...marker, installedAt: '2026-11-22T02:59:00Z' } },
-      'ok',
-      /first pass is still to come/,
-    ],
-    [
-      'no schedule',
-      { marker: undefined, heartbeat: undefined },
-      'warning',
-      /^no schedule installed: only an agent's exit starts a pass/,
-    ],
-    [
-      'passes by hand or by exits prove nothing about the schedule',
-      { heartbeat: { at: '2026-11-22T02:59:00Z' } },
-      'problem',
-      /installed 5h ago, but no scheduled pass has run/,
-    ],
-    [
-      'unreadable marker',
-      { marker: undefined, markerError: 'Unexpected token' },
-      'problem',
-      /cannot be read \(Unexpected token\)/,
-    ],
-    ['not a marker', { marker: { backend: 'cron' } }, 'problem', /is not a schedule marker/],
-  ])('%s', (_name, over, status, detail) => {
-    const r = checkSchedule(facts(over), NOW);
-    expect(r.status).toBe(status);
-    expect(r.detail).toMatch(detail);
-    if (status !== 'ok') expect(r.fix).toMatch(/overnight schedule (install|status)/);
+  // Every schedule that is not ok says how to fix it.
+  const FIX = expect.stringMatching(/overnight schedule (install|status)/);
+  test.each<{ name: string; facts: Partial<ScheduleFacts>; want: Partial<CheckResult> }>([
+    {
+      name: 'fresh heartbeat',
+      facts: {},
+      want: {
+        status: 'ok',
+        detail: expect.stringMatching(/cron every 5m; the last scheduled pass ran 2m ago/),
+      },
+    },
+    {
+      name: 'heartbeat exactly two intervals old',
+      facts: { heartbeat: { at: '2026-11-22T02:50:00Z', scheduledAt: '2026-11-22T02:50:00Z' } },
+      want: { status: 'ok', detail: expect.stringMatching(/10m ago/) },
+    },
+    {
+      name: 'stale heartbeat',
+      facts: { heartbeat: { at: '2026-11-22T01:00:00Z', scheduledAt: '2026-11-22T01:00:00Z' } },
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(
+          /cron every 5m, but the last scheduled pass ran 2h ago \(more than two intervals\)/,
+        ),
+        fix: FIX,
+      },
+    },
+    {
+      name: 'installed long ago, no pass',
+      facts: { heartbeat: undefined },
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/installed 5h ago, but no scheduled pass has run/),
+        fix: FIX,
+      },
+    },
+    {
+      name: 'just installed, no pass yet',
+      facts: { heartbeat: undefined, marker: { ...marker, installedAt: '2026-11-22T02:59:00Z' } },
+      want: { status: 'ok', detail: expect.stringMatching(/first pass is still to come/) },
+    },
+    {
+      name: 'no schedule',
+      facts: { marker: undefined, heartbeat: undefined },
+      want: {
+        status: 'warning',
+        detail: expect.stringMatching(/^no schedule installed: only an agent's exit starts a pass/),
+        fix: FIX,
+      },
+    },
+    {
+      name: 'passes by hand or by exits prove nothing about the schedule',
+      facts: { heartbeat: { at: '2026-11-22T02:59:00Z' } },
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/installed 5h ago, but no scheduled pass has run/),
+        fix: FIX,
+      },
+    },
+    {
+      name: 'unreadable marker',
+      facts: { marker: undefined, markerError: 'Unexpected token' },
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/cannot be read \(Unexpected token\)/),
+        fix: FIX,
+      },
+    },
+    {
+      name: 'not a marker',
+      facts: { marker: { backend: 'cron' } },
+      want: { status: 'problem', detail: expect.stringMatching(/is not a schedule marker/), fix: FIX },
+    },
+  ])('$name → $want.status', ({ facts: over, want }) => {
+    expect(checkSchedule(facts(over), NOW)).toMatchObject(want);
   });
 
   test('the stale fix names the backend', () => {
@@ -122,57 +147,97 @@ describe('runs root', () => {
     ...over,
   });
   const byName = (rs: CheckResult[]) => Object.fromEntries(rs.map((r) => [r.name, r]));
-  test.each<[string, Partial<RunsRootFacts>, string, CheckStatus, RegExp]>([
-    ['all well', {}, 'runs root', 'ok', /\(0700\)/],
-    [
-      'missing',
-      { exists: false, isDirectory: false, mode: null, checkedPath: '/home/me' },
-      'runs root',
-      'warning',
-      /does not exist yet/,
-    ],
-    ['a file', { isDirectory: false }, 'runs root', 'problem', /is not a directory/],
-    ['0755', { mode: 0o755 }, 'runs root', 'warning', /is 0755, not 0700/],
-    ['0777', { mode: 0o777 }, 'runs root', 'problem', /others can write/],
-    ['0500', { mode: 0o500 }, 'runs root', 'problem', /cannot read, write and enter/],
-    ['someone else', { ownerUid: 0 }, 'runs root', 'problem', /belongs to uid 0/],
-    ['ext4', {}, 'filesystem', 'ok', /on ext4 \(\/\), a local filesystem/],
-    ['apfs', { mount: { mountPoint: '/System/Volumes/Data', type: 'apfs' } }, 'filesystem', 'ok', /apfs/],
-    [
-      'nfs',
-      { mount: { mountPoint: '/home', type: 'nfs4' } },
-      'filesystem',
-      'problem',
-      /nfs4 \(\/home\), a network filesystem/,
-    ],
-    ['cifs', { mount: { mountPoint: '/mnt/share', type: 'cifs' } }, 'filesystem', 'problem', /network/],
-    ['smbfs', { mount: { mountPoint: '/Volumes/share', type: 'smbfs' } }, 'filesystem', 'problem', /network/],
-    [
-      'sshfs',
-      { mount: { mountPoint: '/mnt/remote', type: 'fuse.sshfs' } },
-      'filesystem',
-      'problem',
-      /network/,
-    ],
-    ['tmpfs', { mount: { mountPoint: '/tmp', type: 'tmpfs' } }, 'filesystem', 'warning', /lost at a reboot/],
-    [
-      'other fuse',
-      { mount: { mountPoint: '/x', type: 'fuse.gvfsd-fuse' } },
-      'filesystem',
-      'warning',
-      /may not lock/,
-    ],
-    ['unknown', { mount: null }, 'filesystem', 'warning', /unknown/],
-    ['plenty of space', {}, 'free space', 'ok', /50\.0 GB free on \//],
-    ['under 1 GB', { freeBytes: 700 * 1024 ** 2 }, 'free space', 'warning', /only 700 MB free .*under 1 GB/],
-    ['under 100 MB', { freeBytes: 20 * 1024 ** 2 }, 'free space', 'problem', /only 20 MB free/],
-    ['unknown space', { freeBytes: null }, 'free space', 'warning', /could not read/],
-  ])('%s', (_name, over, name, status, detail) => {
-    const r = byName(checkRunsRoot(facts(over)))[name] as CheckResult;
-    expect(r.status).toBe(status);
-    expect(r.detail).toMatch(detail);
-    expect(r.fix === undefined).toBe(status === 'ok');
-  });
+  type Case = { name: string; facts: Partial<RunsRootFacts>; want: { status: CheckStatus; detail: RegExp } };
+  /** Runs the check named `check`: its status and detail as wanted, and a fix unless it is ok. */
+  const check =
+    (name: string) =>
+    ({ facts: over, want }: Case) => {
+      const r = byName(checkRunsRoot(facts(over)))[name] as CheckResult;
+      expect(r.status).toBe(want.status);
+      expect(r.detail).toMatch(want.detail);
+      expect(r.fix === undefined).toBe(want.status === 'ok');
+    };
+
+  test.each<Case>([
+    { name: 'all well', facts: {}, want: { status: 'ok', detail: /\(0700\)/ } },
+    {
+      name: 'missing',
+      facts: { exists: false, isDirectory: false, mode: null, checkedPath: '/home/me' },
+      want: { status: 'warning', detail: /does not exist yet/ },
+    },
+    {
+      name: 'a file',
+      facts: { isDirectory: false },
+      want: { status: 'problem', detail: /is not a directory/ },
+    },
+    { name: '0755', facts: { mode: 0o755 }, want: { status: 'warning', detail: /is 0755, not 0700/ } },
+    { name: '0777', facts: { mode: 0o777 }, want: { status: 'problem', detail: /others can write/ } },
+    {
+      name: '0500',
+      facts: { mode: 0o500 },
+      want: { status: 'problem', detail: /cannot read, write and enter/ },
+    },
+    { name: 'someone else', facts: { ownerUid: 0 }, want: { status: 'problem', detail: /belongs to uid 0/ } },
+  ])('the directory, $name → $want.status', check('runs root'));
+
+  test.each<Case>([
+    { name: 'ext4', facts: {}, want: { status: 'ok', detail: /on ext4 \(\/\), a local filesystem/ } },
+    {
+      name: 'apfs',
+      facts: { mount: { mountPoint: '/System/Volumes/Data', type: 'apfs' } },
+      want: { status: 'ok', detail: /apfs/ },
+    },
+    {
+      name: 'nfs',
+      facts: { mount: { mountPoint: '/home', type: 'nfs4' } },
+      want: { status: 'problem', detail: /nfs4 \(\/home\), a network filesystem/ },
+    },
+    {
+      name: 'cifs',
+      facts: { mount: { mountPoint: '/mnt/share', type: 'cifs' } },
+      want: { status: 'problem', detail: /network/ },
+    },
+    {
+      name: 'smbfs',
+      facts: { mount: { mountPoint: '/Volumes/share', type: 'smbfs' } },
+      want: { status: 'problem', detail: /network/ },
+    },
+    {
+      name: 'sshfs',
+      facts: { mount: { mountPoint: '/mnt/remote', type: 'fuse.sshfs' } },
+      want: { status: 'problem', detail: /network/ },
+    },
+    {
+      name: 'tmpfs',
+      facts: { mount: { mountPoint: '/tmp', type: 'tmpfs' } },
+      want: { status: 'warning', detail: /lost at a reboot/ },
+    },
+    {
+      name: 'other fuse',
+      facts: { mount: { mountPoint: '/x', type: 'fuse.gvfsd-fuse' } },
+      want: { status: 'warning', detail: /may not lock/ },
+    },
+    { name: 'unknown', facts: { mount: null }, want: { status: 'warning', detail: /unknown/ } },
+  ])('the filesystem, $name → $want.status', check('filesystem'));
+
+  test.each<Case>([
+    { name: 'plenty of space', facts: {}, want: { status: 'ok', detail: /50\.0 GB free on \// } },
+    {
+      name: 'under 1 GB',
+      facts: { freeBytes: 700 * 1024 ** 2 },
+      want: { status: 'warning', detail: /only 700 MB free .*under 1 GB/ },
+    },
+    {
+      name: 'under 100 MB',
+      facts: { freeBytes: 20 * 1024 ** 2 },
+      want: { status: 'problem', detail: /only 20 MB free/ },
+    },
+    {
+      name: 'unknown space',
+      facts: { freeBytes: null },
+      want: { status: 'warning', detail: /could not read/ },
+    },
+  ])('free space, $name → $want.status', check('free space'));
 
   test('mount tables and the longest prefix', () => {
     const linux = parseProcMounts(

@@ -53,85 +53,107 @@ const agent = (over: Partial<AgentFacts> = {}): AgentFacts => ({
 });
 
 describe('agent', () => {
-  test.each<[string, Partial<AgentFacts>, typeof SHELL, CheckStatus, RegExp, RegExp | null]>([
-    [
-      'found, version, every flag',
-      {},
-      SHELL,
-      'ok',
-      /2\.1\.329 \(Claude Code\) at \/usr\/bin\/claude; accepts every flag/,
-      null,
-    ],
-    [
-      'missing on PATH',
-      { resolved: null },
-      SHELL,
-      'problem',
-      /^"claude" is not on PATH$/,
-      /npm install -g @anthropic-ai\/claude-code.*OVERNIGHT_CLAUDE/,
-    ],
-    [
-      'a path that is not there',
-      { command: '/nonexistent', resolved: null },
-      SHELL,
-      'problem',
-      /"\/nonexistent" does not exist or is not executable/,
-      /OVERNIGHT_CLAUDE/,
-    ],
-    [
-      'missing only for the scheduler',
-      { resolved: null, interactive: '/home/me/.nvm/bin/claude' },
-      CRON,
-      'problem',
-      /not on the scheduler's PATH/,
-      /your shell finds \/home\/me\/\.nvm\/bin\/claude: run `overnight schedule install` again.*claude: \/home\/me\/\.nvm\/bin\/claude/,
-    ],
-    [
-      '--version fails',
-      { version: { exitCode: 127, stdout: '', stderr: "/usr/bin/env: 'node': No such file or directory\n" } },
-      CRON,
-      'problem',
-      /--version failed \(exit 127: \/usr\/bin\/env: 'node'/,
-      /interpreter/,
-    ],
-    [
-      '--version times out',
-      { version: { exitCode: null, stdout: '', stderr: '', error: 'no answer within 5 s' } },
-      SHELL,
-      'problem',
-      /--version failed \(no answer within 5 s\)/,
-      /--version` in a terminal/,
-    ],
-    [
-      '--help fails',
-      { help: { exitCode: 1, stdout: 'unknown option', stderr: '' } },
-      SHELL,
-      'problem',
-      /--help failed \(exit 1: unknown option\)/,
-      /./,
-    ],
-    [
-      '--help lacks --max-budget-usd',
-      { help: ok(HELP.replace('--max-budget-usd', '--max-budget')) },
-      SHELL,
-      'problem',
-      /does not accept --max-budget-usd \(not in its --help\)/,
-      /upgrade Claude Code/,
-    ],
-    [
-      '--help lacks two flags',
-      { help: ok(HELP.replace('--session-id', '--session').replace('--verbose', '--loud')) },
-      SHELL,
-      'problem',
-      /does not accept --verbose, --session-id/,
-      /upgrade/,
-    ],
-  ])('%s', (_name, over, where, status, detail, fix) => {
-    const r = checkAgent(agent(over), where);
-    expect(r.status).toBe(status);
-    expect(r.detail).toMatch(detail);
-    if (fix) expect(r.fix).toMatch(fix);
-    else expect(r.fix).toBeUndefined();
+  test.each<{ name: string; facts: Partial<AgentFacts>; where: typeof SHELL; want: Partial<CheckResult> }>([
+    {
+      name: 'found, version, every flag',
+      facts: {},
+      where: SHELL,
+      want: {
+        status: 'ok',
+        detail: expect.stringMatching(/2\.1\.329 \(Claude Code\) at \/usr\/bin\/claude; accepts every flag/),
+      },
+    },
+    {
+      name: 'missing on PATH',
+      facts: { resolved: null },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/^"claude" is not on PATH$/),
+        fix: expect.stringMatching(/npm install -g @anthropic-ai\/claude-code.*OVERNIGHT_CLAUDE/),
+      },
+    },
+    {
+      name: 'a path that is not there',
+      facts: { command: '/nonexistent', resolved: null },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/"\/nonexistent" does not exist or is not executable/),
+        fix: expect.stringMatching(/OVERNIGHT_CLAUDE/),
+      },
+    },
+    {
+      name: 'missing only for the scheduler',
+      facts: { resolved: null, interactive: '/home/me/.nvm/bin/claude' },
+      where: CRON,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/not on the scheduler's PATH/),
+        fix: expect.stringMatching(
+          new RegExp(
+            'your shell finds /home/me/\\.nvm/bin/claude: run `overnight schedule install` again' +
+              '.*claude: /home/me/\\.nvm/bin/claude',
+          ),
+        ),
+      },
+    },
+    {
+      name: '--version fails',
+      facts: {
+        version: { exitCode: 127, stdout: '', stderr: "/usr/bin/env: 'node': No such file or directory\n" },
+      },
+      where: CRON,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/--version failed \(exit 127: \/usr\/bin\/env: 'node'/),
+        fix: expect.stringMatching(/interpreter/),
+      },
+    },
+    {
+      name: '--version times out',
+      facts: { version: { exitCode: null, stdout: '', stderr: '', error: 'no answer within 5 s' } },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/--version failed \(no answer within 5 s\)/),
+        fix: expect.stringMatching(/--version` in a terminal/),
+      },
+    },
+    {
+      name: '--help fails',
+      facts: { help: { exitCode: 1, stdout: 'unknown option', stderr: '' } },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/--help failed \(exit 1: unknown option\)/),
+        fix: expect.stringMatching(/./),
+      },
+    },
+    {
+      name: '--help lacks --max-budget-usd',
+      facts: { help: ok(HELP.replace('--max-budget-usd', '--max-budget')) },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/does not accept --max-budget-usd \(not in its --help\)/),
+        fix: expect.stringMatching(/upgrade Claude Code/),
+      },
+    },
+    {
+      name: '--help lacks two flags',
+      facts: { help: ok(HELP.replace('--session-id', '--session').replace('--verbose', '--loud')) },
+      where: SHELL,
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/does not accept --verbose, --session-id/),
+        fix: expect.stringMatching(/upgrade/),
+      },
+    },
+  ])('$name → $want.status', ({ facts, where, want }) => {
+    // No fix wanted: none given.
+    const { status, detail, fix } = checkAgent(agent(facts), where);
+    expect({ status, detail, fix }).toEqual(want);
   });
 
   test('help spellings: either form of a flag counts, a flag inside a longer one does not', () => {
@@ -163,26 +185,45 @@ describe('tmux', () => {
     version: ok('tmux 3.3a\n'),
     ...over,
   });
-  test.each<[string, Partial<BinaryFacts>, CheckStatus, RegExp]>([
-    ['3.3a', {}, 'ok', /tmux 3\.3a at \/usr\/bin\/tmux/],
-    ['3.0', { version: ok('tmux 3.0') }, 'ok', /tmux 3\.0/],
-    ['next-3.6', { version: ok('tmux next-3.6') }, 'ok', /next-3\.6/],
-    ['master', { version: ok('tmux master') }, 'ok', /master/],
-    ['old 2.9a', { version: ok('tmux 2.9a') }, 'warning', /older than 3\.0/],
-    ['old 1.8', { version: ok('tmux 1.8') }, 'warning', /older than 3\.0/],
-    ['no version', { version: ok('tmux') }, 'warning', /not a version/],
-    ['missing', { resolved: null }, 'problem', /"tmux" is not on PATH/],
-    [
-      '-V fails',
-      { version: { exitCode: 1, stdout: '', stderr: 'boom' } },
-      'problem',
-      /-V failed \(exit 1: boom\)/,
-    ],
-  ])('%s', (_name, over, status, detail) => {
-    const r = checkTmux(tmux(over), SHELL);
-    expect(r.status).toBe(status);
-    expect(r.detail).toMatch(detail);
-    expect(r.fix === undefined).toBe(status === 'ok');
+  test.each<{ name: string; facts: Partial<BinaryFacts>; want: { status: CheckStatus; detail: RegExp } }>([
+    { name: '3.3a', facts: {}, want: { status: 'ok', detail: /tmux 3\.3a at \/usr\/bin\/tmux/ } },
+    { name: '3.0', facts: { version: ok('tmux 3.0') }, want: { status: 'ok', detail: /tmux 3\.0/ } },
+    {
+      name: 'next-3.6',
+      facts: { version: ok('tmux next-3.6') },
+      want: { status: 'ok', detail: /next-3\.6/ },
+    },
+    { name: 'master', facts: { version: ok('tmux master') }, want: { status: 'ok', detail: /master/ } },
+    {
+      name: 'old 2.9a',
+      facts: { version: ok('tmux 2.9a') },
+      want: { status: 'warning', detail: /older than 3\.0/ },
+    },
+    {
+      name: 'old 1.8',
+      facts: { version: ok('tmux 1.8') },
+      want: { status: 'warning', detail: /older than 3\.0/ },
+    },
+    {
+      name: 'no version',
+      facts: { version: ok('tmux') },
+      want: { status: 'warning', detail: /not a version/ },
+    },
+    {
+      name: 'missing',
+      facts: { resolved: null },
+      want: { status: 'problem', detail: /"tmux" is not on PATH/ },
+    },
+    {
+      name: '-V fails',
+      facts: { version: { exitCode: 1, stdout: '', stderr: 'boom' } },
+      want: { status: 'problem', detail: /-V failed \(exit 1: boom\)/ },
+    },
+  ])('$name → $want.status', ({ facts, want }) => {
+    const r = checkTmux(tmux(facts), SHELL);
+    expect(r.status).toBe(want.status);
+    expect(r.detail).toMatch(want.detail);
+    expect(r.fix === undefined).toBe(want.status === 'ok');
   });
 
   test('parseTmuxVersion', () => {
@@ -193,84 +234,169 @@ describe('tmux', () => {
 });
 
 describe('node path', () => {
-  test.each<[string, string | null]>([
-    ['/usr/bin/node', null],
-    ['/usr/local/bin/node', null],
-    ['/opt/homebrew/bin/node', null],
-    ['/home/me/.nvm/versions/node/v22.11.0/bin/node', 'nvm'],
-    ['/Users/me/.local/share/fnm/node-versions/v20.1.0/installation/bin/node', 'fnm'],
-    ['/Users/me/.local/state/fnm_multishells/1234_5678/bin/node', 'fnm'],
-    ['/home/me/.volta/tools/image/node/20.11.0/bin/node', 'Volta'],
-    ['/home/me/.asdf/installs/nodejs/20.11.0/bin/node', 'asdf'],
-    ['/usr/local/n/versions/node/20.11.0/bin/node', 'n'],
-    ['/home/me/.nodenv/versions/20.11.0/bin/node', 'nodenv'],
-    ['/home/me/.local/share/mise/installs/node/22/bin/node', 'mise'],
-    ['/opt/homebrew/Cellar/node/22.1.0/bin/node', 'Homebrew (a versioned Cellar path)'],
-  ])('%s', (path, manager) => {
-    expect(nodeVersionManager(path)).toBe(manager);
-    const r = checkNodePath(path);
-    expect(r.status).toBe(manager ? 'warning' : 'ok');
-    if (manager) expect(r.fix).toMatch(/schedule install/);
+  // A node a version manager may move or remove: the schedule needs a node path that stays.
+  const REINSTALL = expect.stringMatching(/schedule install/);
+  test.each<{ path: string; want: { manager: string | null; status: CheckStatus; fix?: unknown } }>([
+    { path: '/usr/bin/node', want: { manager: null, status: 'ok' } },
+    { path: '/usr/local/bin/node', want: { manager: null, status: 'ok' } },
+    { path: '/opt/homebrew/bin/node', want: { manager: null, status: 'ok' } },
+    {
+      path: '/home/me/.nvm/versions/node/v22.11.0/bin/node',
+      want: { manager: 'nvm', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/Users/me/.local/share/fnm/node-versions/v20.1.0/installation/bin/node',
+      want: { manager: 'fnm', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/Users/me/.local/state/fnm_multishells/1234_5678/bin/node',
+      want: { manager: 'fnm', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/home/me/.volta/tools/image/node/20.11.0/bin/node',
+      want: { manager: 'Volta', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/home/me/.asdf/installs/nodejs/20.11.0/bin/node',
+      want: { manager: 'asdf', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/usr/local/n/versions/node/20.11.0/bin/node',
+      want: { manager: 'n', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/home/me/.nodenv/versions/20.11.0/bin/node',
+      want: { manager: 'nodenv', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/home/me/.local/share/mise/installs/node/22/bin/node',
+      want: { manager: 'mise', status: 'warning', fix: REINSTALL },
+    },
+    {
+      path: '/opt/homebrew/Cellar/node/22.1.0/bin/node',
+      want: { manager: 'Homebrew (a versioned Cellar path)', status: 'warning', fix: REINSTALL },
+    },
+  ])('$path → $want.status', ({ path, want }) => {
+    const { status, fix } = checkNodePath(path);
+    expect({ manager: nodeVersionManager(path), status, fix }).toMatchObject(want);
   });
 });
 
 describe('credentials', () => {
-  test.each<
-    [string, Record<string, string>, typeof SHELL, Record<string, string> | undefined, CheckStatus, RegExp]
-  >([
-    ['API key', { ANTHROPIC_API_KEY: 'sk-x' }, SHELL, undefined, 'ok', /^ANTHROPIC_API_KEY is set$/],
-    [
-      'OAuth token',
-      { CLAUDE_CODE_OAUTH_TOKEN: 'tok' },
-      SHELL,
-      undefined,
-      'ok',
-      /CLAUDE_CODE_OAUTH_TOKEN is set/,
-    ],
-    ['Bedrock', { CLAUDE_CODE_USE_BEDROCK: '1' }, SHELL, undefined, 'ok', /Amazon Bedrock/],
-    [
-      'none',
-      {},
-      SHELL,
-      undefined,
-      'warning',
-      /neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set: a login kept in the keychain/,
-    ],
-    ['empty value', { ANTHROPIC_API_KEY: ' ' }, SHELL, undefined, 'warning', /neither/],
-    ['scheduler has one', { CLAUDE_CODE_OAUTH_TOKEN: 't' }, CRON, {}, 'ok', /in the scheduler's environment/],
-    [
-      'only the launching shell has one',
-      {},
-      CRON,
-      { ANTHROPIC_API_KEY: 'k' },
-      'ok',
-      /in this shell, not in the scheduler's environment: runs launched from here keep it/,
-    ],
-    ['neither has one', {}, CRON, {}, 'warning', /scheduler's environment or this shell/],
-  ])('%s', (_name, env, where, launch, status, detail) => {
+  // Every warning names the ways to give the scheduler credentials.
+  const SETUP_TOKEN = expect.stringMatching(/claude setup-token.*CLAUDE_CODE_OAUTH_TOKEN/);
+  test.each<{
+    name: string;
+    env: Record<string, string>;
+    where: typeof SHELL;
+    launch?: Record<string, string>;
+    want: Partial<CheckResult>;
+  }>([
+    {
+      name: 'API key',
+      env: { ANTHROPIC_API_KEY: 'sk-x' },
+      where: SHELL,
+      want: { status: 'ok', detail: expect.stringMatching(/^ANTHROPIC_API_KEY is set$/) },
+    },
+    {
+      name: 'OAuth token',
+      env: { CLAUDE_CODE_OAUTH_TOKEN: 'tok' },
+      where: SHELL,
+      want: { status: 'ok', detail: expect.stringMatching(/CLAUDE_CODE_OAUTH_TOKEN is set/) },
+    },
+    {
+      name: 'Bedrock',
+      env: { CLAUDE_CODE_USE_BEDROCK: '1' },
+      where: SHELL,
+      want: { status: 'ok', detail: expect.stringMatching(/Amazon Bedrock/) },
+    },
+    {
+      name: 'none',
+      env: {},
+      where: SHELL,
+      want: {
+        status: 'warning',
+        detail: expect.stringMatching(
+          /neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set: a login kept in the keychain/,
+        ),
+        fix: SETUP_TOKEN,
+      },
+    },
+    {
+      name: 'empty value',
+      env: { ANTHROPIC_API_KEY: ' ' },
+      where: SHELL,
+      want: { status: 'warning', detail: expect.stringMatching(/neither/), fix: SETUP_TOKEN },
+    },
+    {
+      name: 'scheduler has one',
+      env: { CLAUDE_CODE_OAUTH_TOKEN: 't' },
+      where: CRON,
+      launch: {},
+      want: { status: 'ok', detail: expect.stringMatching(/in the scheduler's environment/) },
+    },
+    {
+      name: 'only the launching shell has one',
+      env: {},
+      where: CRON,
+      launch: { ANTHROPIC_API_KEY: 'k' },
+      want: {
+        status: 'ok',
+        detail: expect.stringMatching(
+          /in this shell, not in the scheduler's environment: runs launched from here keep it/,
+        ),
+      },
+    },
+    {
+      name: 'neither has one',
+      env: {},
+      where: CRON,
+      launch: {},
+      want: {
+        status: 'warning',
+        detail: expect.stringMatching(/scheduler's environment or this shell/),
+        fix: SETUP_TOKEN,
+      },
+    },
+  ])('$name → $want.status', ({ env, where, launch, want }) => {
     const r = checkCredentials(env, where, launch);
-    expect(r.status).toBe(status);
-    expect(r.detail).toMatch(detail);
-    if (status === 'warning') expect(r.fix).toMatch(/claude setup-token.*CLAUDE_CODE_OAUTH_TOKEN/);
+    expect(r).toMatchObject(want);
     expect(JSON.stringify(r)).not.toMatch(/sk-x|tok"/);
   });
 });
 
 describe('permission mode', () => {
-  test.each<[string, string, boolean, Record<string, string>, CheckStatus]>([
-    ['acceptEdits as root', 'acceptEdits', true, {}, 'ok'],
-    ['bypass as a user', 'bypassPermissions', false, {}, 'ok'],
-    ['bypass as root', 'bypassPermissions', true, {}, 'problem'],
-    ['bypass as root in a sandbox', 'bypassPermissions', true, { IS_SANDBOX: '1' }, 'ok'],
-    ['default denies silently', 'default', false, {}, 'warning'],
-    ['plan writes nothing', 'plan', false, {}, 'warning'],
-  ])('%s', (_name, mode, root, env, status) => {
-    const r = checkPermissionMode(mode, root, env);
-    expect(r.status).toBe(status);
-    if (status === 'problem') {
-      expect(r.detail).toMatch(/bypassPermissions is refused .* as root/);
-      expect(r.fix).toMatch(/acceptEdits.*IS_SANDBOX=1/);
-    }
+  test.each<{
+    name: string;
+    mode: string;
+    root: boolean;
+    env: Record<string, string>;
+    want: Partial<CheckResult>;
+  }>([
+    { name: 'acceptEdits as root', mode: 'acceptEdits', root: true, env: {}, want: { status: 'ok' } },
+    { name: 'bypass as a user', mode: 'bypassPermissions', root: false, env: {}, want: { status: 'ok' } },
+    {
+      name: 'bypass as root',
+      mode: 'bypassPermissions',
+      root: true,
+      env: {},
+      want: {
+        status: 'problem',
+        detail: expect.stringMatching(/bypassPermissions is refused .* as root/),
+        fix: expect.stringMatching(/acceptEdits.*IS_SANDBOX=1/),
+      },
+    },
+    {
+      name: 'bypass as root in a sandbox',
+      mode: 'bypassPermissions',
+      root: true,
+      env: { IS_SANDBOX: '1' },
+      want: { status: 'ok' },
+    },
+    { name: 'default denies silently', mode: 'default', root: false, env: {}, want: { status: 'warning' } },
+    { name: 'plan writes nothing', mode: 'plan', root: false, env: {}, want: { status: 'warning' } },
+  ])('$name → $want.status', ({ mode, root, env, want }) => {
+    expect(checkPermissionMode(mode, root, env)).toMatchObject(want);
   });
 });
 

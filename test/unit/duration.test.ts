@@ -3,22 +3,22 @@ import { describe, expect, test } from 'vitest';
 import { formatDuration, parseDuration, parseUntil } from '../../src/core/config/duration.js';
 
 describe('parseDuration', () => {
-  test.each([
-    ['45s', 45],
-    ['30m', 1800],
-    ['8h', 8 * 3600],
-    ['0s', 0],
-    ['0m', 0],
-    ['1h30m', 5400],
-    ['2d', 2 * 86400],
-    ['1d2h3m4s', 86400 + 7200 + 180 + 4],
-    ['1.5h', 5400],
-    ['8H', 8 * 3600],
-    ['1H30M', 5400],
-    ['45S', 45],
-    [' 30m ', 1800],
-  ])('%j → %i seconds', (text, seconds) => {
-    expect(parseDuration(text)).toBe(seconds);
+  test.each<{ text: string; want: number }>([
+    { text: '45s', want: 45 },
+    { text: '30m', want: 1800 },
+    { text: '8h', want: 8 * 3600 },
+    { text: '0s', want: 0 },
+    { text: '0m', want: 0 },
+    { text: '1h30m', want: 5400 },
+    { text: '2d', want: 2 * 86400 },
+    { text: '1d2h3m4s', want: 86400 + 7200 + 180 + 4 },
+    { text: '1.5h', want: 5400 },
+    { text: '8H', want: 8 * 3600 },
+    { text: '1H30M', want: 5400 },
+    { text: '45S', want: 45 },
+    { text: ' 30m ', want: 1800 },
+  ])('$text → $want seconds', ({ text, want }) => {
+    expect(parseDuration(text)).toBe(want);
   });
 
   test.each([
@@ -43,21 +43,21 @@ describe('parseDuration', () => {
 });
 
 describe('formatDuration', () => {
-  test.each([
-    [0, '0s'],
-    [-5, '0s'],
-    [45, '45s'],
-    [60, '1m'],
-    [1800, '30m'],
-    [5400, '1h30m'],
-    [8 * 3600, '8h'],
-    [3661, '1h1m'],
-    [86400, '1d'],
-    [90000, '1d1h'],
-    [59.6, '1m'],
-    [0.4, '0s'],
-  ])('%d → %s', (seconds, text) => {
-    expect(formatDuration(seconds)).toBe(text);
+  test.each<{ seconds: number; want: string }>([
+    { seconds: 0, want: '0s' },
+    { seconds: -5, want: '0s' },
+    { seconds: 45, want: '45s' },
+    { seconds: 60, want: '1m' },
+    { seconds: 1800, want: '30m' },
+    { seconds: 5400, want: '1h30m' },
+    { seconds: 8 * 3600, want: '8h' },
+    { seconds: 3661, want: '1h1m' },
+    { seconds: 86400, want: '1d' },
+    { seconds: 90000, want: '1d1h' },
+    { seconds: 59.6, want: '1m' },
+    { seconds: 0.4, want: '0s' },
+  ])('$seconds s → $want', ({ seconds, want }) => {
+    expect(formatDuration(seconds)).toBe(want);
   });
 
   test.each(['45s', '30m', '8h', '1h30m', '2d', '1d1h', '10m5s'])('%s survives a round trip', (text) => {
@@ -78,20 +78,21 @@ describe('parseUntil HH:MM (next local occurrence)', () => {
   const LATE_EVENING = new Date(2026, 10, 21, 23, 15, 30);
   const EARLY_MORNING = new Date(2026, 10, 21, 6, 30);
 
-  test.each([
-    { text: '07:00', now: LATE_EVENING, h: 7, m: 0, days: 1 },
-    { text: '23:59', now: LATE_EVENING, h: 23, m: 59, days: 0 },
-    { text: '23:15', now: LATE_EVENING, h: 23, m: 15, days: 1 }, // 23:15:00 is already past at 23:15:30
-    { text: '00:00', now: LATE_EVENING, h: 0, m: 0, days: 1 },
-    { text: '07:00', now: EARLY_MORNING, h: 7, m: 0, days: 0 },
-    { text: '06:30', now: EARLY_MORNING, h: 6, m: 30, days: 1 }, // exactly now is not "next"
-    { text: '06:29', now: EARLY_MORNING, h: 6, m: 29, days: 1 },
-    { text: '7:05', now: EARLY_MORNING, h: 7, m: 5, days: 0 },
-    { text: ' 23:59 ', now: EARLY_MORNING, h: 23, m: 59, days: 0 },
+  test.each<{ text: string; now: Date; want: { h: number; m: number; days: number } }>([
+    { text: '07:00', now: LATE_EVENING, want: { h: 7, m: 0, days: 1 } },
+    { text: '23:59', now: LATE_EVENING, want: { h: 23, m: 59, days: 0 } },
+    // 23:15:00 is already past at 23:15:30
+    { text: '23:15', now: LATE_EVENING, want: { h: 23, m: 15, days: 1 } },
+    { text: '00:00', now: LATE_EVENING, want: { h: 0, m: 0, days: 1 } },
+    { text: '07:00', now: EARLY_MORNING, want: { h: 7, m: 0, days: 0 } },
+    { text: '06:30', now: EARLY_MORNING, want: { h: 6, m: 30, days: 1 } }, // exactly now is not "next"
+    { text: '06:29', now: EARLY_MORNING, want: { h: 6, m: 29, days: 1 } },
+    { text: '7:05', now: EARLY_MORNING, want: { h: 7, m: 5, days: 0 } },
+    { text: ' 23:59 ', now: EARLY_MORNING, want: { h: 23, m: 59, days: 0 } },
     // the night the EU leaves summer time (meaningful when TZ is Europe/*)
-    { text: '07:00', now: new Date(2026, 9, 24, 23, 15), h: 7, m: 0, days: 1 },
-  ])('$text at $now → +$days day(s)', ({ text, now, h, m, days }) => {
-    expect(parseUntil(text, now)).toEqual(localAt(now, h, m, days));
+    { text: '07:00', now: new Date(2026, 9, 24, 23, 15), want: { h: 7, m: 0, days: 1 } },
+  ])('$text at $now → +$want.days day(s)', ({ text, now, want }) => {
+    expect(parseUntil(text, now)).toEqual(localAt(now, want.h, want.m, want.days));
   });
 
   test('from a fixed UTC instant: local 07:00, strictly after now, within a day', () => {
@@ -108,13 +109,13 @@ describe('parseUntil HH:MM (next local occurrence)', () => {
 
 describe('parseUntil ISO 8601', () => {
   const now = new Date('2026-11-21T23:15:00Z');
-  test.each([
-    ['2026-11-22T07:00:00Z', new Date('2026-11-22T07:00:00Z')],
-    ['2026-11-22T07:00:00.000Z', new Date('2026-11-22T07:00:00Z')],
-    ['2026-11-22T08:00:00+01:00', new Date('2026-11-22T07:00:00Z')],
-    ['2026-11-22T07:00', new Date(2026, 10, 22, 7, 0)],
-    ['2026-11-22', new Date(2026, 10, 22, 0, 0)],
-  ])('%s', (text, want) => {
+  test.each<{ text: string; want: Date }>([
+    { text: '2026-11-22T07:00:00Z', want: new Date('2026-11-22T07:00:00Z') },
+    { text: '2026-11-22T07:00:00.000Z', want: new Date('2026-11-22T07:00:00Z') },
+    { text: '2026-11-22T08:00:00+01:00', want: new Date('2026-11-22T07:00:00Z') },
+    { text: '2026-11-22T07:00', want: new Date(2026, 10, 22, 7, 0) },
+    { text: '2026-11-22', want: new Date(2026, 10, 22, 0, 0) },
+  ])('$text → $want', ({ text, want }) => {
     expect(parseUntil(text, now)).toEqual(want);
   });
 });

@@ -22,16 +22,20 @@ function row(over: Partial<TableRow> = {}): TableRow {
 }
 
 describe('timeLeft', () => {
-  test.each<[string, Partial<TableRow>, string]>([
-    ['running, 4h15m to go', {}, '4h15m'],
-    ['waiting, 45s to go', { state: 'waiting', endsAt: '2026-11-22T03:00:45Z' }, '45s'],
-    ['paused, a day to go', { state: 'paused', endsAt: '2026-11-23T04:00:00Z' }, '1d1h'],
-    ['exactly at the end', { endsAt: NOW.toISOString() }, 'ended'],
-    ['synthesizing after the end', { state: 'synthesizing', endsAt: '2026-11-22T02:00:00Z' }, 'ended'],
-    ['done before its end time', { state: 'done' }, '-'],
-    ['failed', { state: 'failed', endsAt: '2026-11-22T02:00:00Z' }, '-'],
-    ['unreadable run without an end', { state: 'waiting', endsAt: null }, '-'],
-  ])('%s → %s', (_name, over, want) => {
+  test.each<{ name: string; row: Partial<TableRow>; want: string }>([
+    { name: 'running, 4h15m to go', row: {}, want: '4h15m' },
+    { name: 'waiting, 45s to go', row: { state: 'waiting', endsAt: '2026-11-22T03:00:45Z' }, want: '45s' },
+    { name: 'paused, a day to go', row: { state: 'paused', endsAt: '2026-11-23T04:00:00Z' }, want: '1d1h' },
+    { name: 'exactly at the end', row: { endsAt: NOW.toISOString() }, want: 'ended' },
+    {
+      name: 'synthesizing after the end',
+      row: { state: 'synthesizing', endsAt: '2026-11-22T02:00:00Z' },
+      want: 'ended',
+    },
+    { name: 'done before its end time', row: { state: 'done' }, want: '-' },
+    { name: 'failed', row: { state: 'failed', endsAt: '2026-11-22T02:00:00Z' }, want: '-' },
+    { name: 'unreadable run without an end', row: { state: 'waiting', endsAt: null }, want: '-' },
+  ])('$name → $want', ({ row: over, want }) => {
     expect(timeLeft(row(over), NOW)).toBe(want);
   });
 
@@ -41,17 +45,17 @@ describe('timeLeft', () => {
 });
 
 describe('ago', () => {
-  test.each([
-    [null, 'never'],
-    ['2026-11-22T03:00:00Z', 'just now'],
-    ['2026-11-22T02:59:59.500Z', 'just now'],
-    ['2026-11-22T03:00:30Z', 'just now'], // a clock a little ahead
-    ['2026-11-22T02:59:15Z', '45s ago'],
-    ['2026-11-22T02:58:30Z', '1m30s ago'],
-    ['2026-11-21T23:00:00Z', '4h ago'],
-    ['2026-11-20T02:00:00Z', '2d1h ago'],
-  ])('%s → %s', (iso, want) => {
-    expect(ago(iso, NOW)).toBe(want);
+  test.each<{ at: string | null; want: string }>([
+    { at: null, want: 'never' },
+    { at: '2026-11-22T03:00:00Z', want: 'just now' },
+    { at: '2026-11-22T02:59:59.500Z', want: 'just now' },
+    { at: '2026-11-22T03:00:30Z', want: 'just now' }, // a clock a little ahead
+    { at: '2026-11-22T02:59:15Z', want: '45s ago' },
+    { at: '2026-11-22T02:58:30Z', want: '1m30s ago' },
+    { at: '2026-11-21T23:00:00Z', want: '4h ago' },
+    { at: '2026-11-20T02:00:00Z', want: '2d1h ago' },
+  ])('$at → $want', ({ at, want }) => {
+    expect(ago(at, NOW)).toBe(want);
   });
 });
 
@@ -116,17 +120,16 @@ describe('formatTable', () => {
     }
   });
 
-  test.each<[RunState, boolean]>([
-    ['failed', true],
-    ['waiting', true],
-    ['done', true],
-    ['paused', true],
-    ['running', false],
-    ['synthesizing', false],
-  ])('%s: reason line shown → %s', (state, shown) => {
+  test.each<{ state: RunState; want: { shown: boolean; lines: number } }>([
+    { state: 'failed', want: { shown: true, lines: 3 } },
+    { state: 'waiting', want: { shown: true, lines: 3 } },
+    { state: 'done', want: { shown: true, lines: 3 } },
+    { state: 'paused', want: { shown: true, lines: 3 } },
+    { state: 'running', want: { shown: false, lines: 2 } },
+    { state: 'synthesizing', want: { shown: false, lines: 2 } },
+  ])('$state: reason line shown → $want.shown', ({ state, want }) => {
     const lines = formatTable([row({ state, reason: 'why it is so' })], NOW);
-    expect(lines.includes('  └ why it is so')).toBe(shown);
-    expect(lines).toHaveLength(shown ? 3 : 2);
+    expect({ shown: lines.includes('  └ why it is so'), lines: lines.length }).toEqual(want);
   });
 
   test('no reason line for an empty reason', () => {
@@ -173,27 +176,31 @@ describe('formatTable', () => {
 describe('supervisionWarning', () => {
   const at = (iso: string) => new Date(iso);
   const cron = { backend: 'cron' as const, everySeconds: 300 };
-  test.each<[string, Parameters<typeof supervisionWarning>, RegExp | null]>([
-    ['no live runs: nothing to say', [null, null, 0, NOW], null],
-    [
-      'live runs, no schedule',
-      [null, null, 2, NOW],
-      /^warning: no schedule is installed: nothing will restart these runs if they crash\. Run `overnight schedule install`\.$/,
-    ],
-    ['a schedule that never ran', [cron, null, 1, NOW], /no reconcile pass has run yet \(cron every 5m\)/],
-    [
-      'a pass 9 minutes ago, every 5m: fine',
-      [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')],
-      null,
-    ],
-    [
-      'a pass 11 minutes ago, every 5m: more than two intervals',
-      [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')],
-      /^warning: no reconcile pass for 11m \(cron every 5m\)/,
-    ],
-  ])('%s', (_name, args, want) => {
-    const line = supervisionWarning(...args);
-    if (want === null) expect(line).toBeNull();
-    else expect(line).toMatch(want);
+  test.each<{ name: string; args: Parameters<typeof supervisionWarning>; want: string | null }>([
+    { name: 'no live runs: nothing to say', args: [null, null, 0, NOW], want: null },
+    {
+      name: 'live runs, no schedule',
+      args: [null, null, 2, NOW],
+      want:
+        'warning: no schedule is installed: nothing will restart these runs if they crash. ' +
+        'Run `overnight schedule install`.',
+    },
+    {
+      name: 'a schedule that never ran',
+      args: [cron, null, 1, NOW],
+      want: expect.stringMatching(/no reconcile pass has run yet \(cron every 5m\)/),
+    },
+    {
+      name: 'a pass 9 minutes ago, every 5m: fine',
+      args: [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')],
+      want: null,
+    },
+    {
+      name: 'a pass 11 minutes ago, every 5m: more than two intervals',
+      args: [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')],
+      want: expect.stringMatching(/^warning: no reconcile pass for 11m \(cron every 5m\)/),
+    },
+  ])('$name', ({ args, want }) => {
+    expect(supervisionWarning(...args)).toEqual(want);
   });
 });

@@ -5,23 +5,43 @@ import { classifyLimit, parseResetTime } from '../../src/core/supervise/limits.j
 const NOW = new Date('2026-11-21T23:40:00Z'); // a Saturday night
 
 describe('parseResetTime', () => {
-  test.each<[string, number, string | null]>([
-    ["You've hit your session limit · resets 11:05am (UTC)", 0, '2026-11-22T11:05:00.000Z'],
-    ["You've hit your 5-hour limit · resets 2am (Europe/Paris)", 0, '2026-11-22T01:00:00.000Z'],
-    [
-      'Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).',
-      0,
-      '2026-11-22T20:00:00.000Z',
-    ],
-    ['5-hour limit reached ∙ resets 3am', 60, '2026-11-22T02:00:00.000Z'],
-    ["You've hit your weekly limit · resets Nov 24, 9:05am (UTC)", 0, '2026-11-24T09:05:00.000Z'],
-    ["You've hit your weekly limit · resets Sep 15 at 7pm", 0, '2027-09-15T19:00:00.000Z'],
-    ["You're out of extra usage · resets 11:50pm (UTC)", 0, '2026-11-21T23:50:00.000Z'],
-    ['resets 12am (UTC)', 0, '2026-11-22T00:00:00.000Z'],
-    ['resets 25 of them', 0, null],
-    ['resets 3am (Not/AZone)', 0, null],
-  ])('%s', (text, offset, iso) => {
-    expect(parseResetTime(text, NOW, offset)?.toISOString() ?? null).toBe(iso);
+  test.each<{ text: string; offset: number; want: string | null }>([
+    {
+      text: "You've hit your session limit · resets 11:05am (UTC)",
+      offset: 0,
+      want: '2026-11-22T11:05:00.000Z',
+    },
+    {
+      text: "You've hit your 5-hour limit · resets 2am (Europe/Paris)",
+      offset: 0,
+      want: '2026-11-22T01:00:00.000Z',
+    },
+    {
+      text: 'Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).',
+      offset: 0,
+      want: '2026-11-22T20:00:00.000Z',
+    },
+    { text: '5-hour limit reached ∙ resets 3am', offset: 60, want: '2026-11-22T02:00:00.000Z' },
+    {
+      text: "You've hit your weekly limit · resets Nov 24, 9:05am (UTC)",
+      offset: 0,
+      want: '2026-11-24T09:05:00.000Z',
+    },
+    {
+      text: "You've hit your weekly limit · resets Sep 15 at 7pm",
+      offset: 0,
+      want: '2027-09-15T19:00:00.000Z',
+    },
+    {
+      text: "You're out of extra usage · resets 11:50pm (UTC)",
+      offset: 0,
+      want: '2026-11-21T23:50:00.000Z',
+    },
+    { text: 'resets 12am (UTC)', offset: 0, want: '2026-11-22T00:00:00.000Z' },
+    { text: 'resets 25 of them', offset: 0, want: null },
+    { text: 'resets 3am (Not/AZone)', offset: 0, want: null },
+  ])('$text → $want', ({ text, offset, want }) => {
+    expect(parseResetTime(text, NOW, offset)?.toISOString() ?? null).toBe(want);
   });
 });
 

@@ -12,36 +12,42 @@ import {
 } from '../../src/core/run/naming.js';
 
 describe('slugify', () => {
-  test.each([
-    ['Survey CRDT libraries', 'survey-crdt-libraries'],
-    ['Survey CRDT libraries for offline sync', 'survey-crdt-libraries-for-offline-sync'],
-    ['Café à la crème, s’il vous plaît', 'cafe-a-la-creme-s-il-vous-plait'],
-    ['Ünïcödé Ñandú', 'unicode-nandu'],
-    ['  --Hello,   World!!--  ', 'hello-world'],
-    ['a/b\\c:d*e?f"g<h>i|j', 'a-b-c-d-e-f-g-h-i-j'],
-    ["$(rm -rf ~) `x` 'q'", 'rm-rf-x-q'],
-    ['line one\nline two\ttab', 'line-one-line-two-tab'],
-    ['UPPER lower 123', 'upper-lower-123'],
-    ['snake_case_name', 'snake-case-name'],
-    ['ﬁle', 'file'], // NFKD ligature
-    ['', 'run'],
-    ['   ', 'run'],
-    ['!!!', 'run'],
-    ['日本語のタスク', 'run'],
-    ['🚀🚀', 'run'],
-  ])('%j → %j', (text, slug) => {
-    expect(slugify(text)).toBe(slug);
+  test.each<{ text: string; want: string }>([
+    { text: 'Survey CRDT libraries', want: 'survey-crdt-libraries' },
+    { text: 'Survey CRDT libraries for offline sync', want: 'survey-crdt-libraries-for-offline-sync' },
+    { text: 'Café à la crème, s’il vous plaît', want: 'cafe-a-la-creme-s-il-vous-plait' },
+    { text: 'Ünïcödé Ñandú', want: 'unicode-nandu' },
+    { text: '  --Hello,   World!!--  ', want: 'hello-world' },
+    { text: 'a/b\\c:d*e?f"g<h>i|j', want: 'a-b-c-d-e-f-g-h-i-j' },
+    { text: "$(rm -rf ~) `x` 'q'", want: 'rm-rf-x-q' },
+    { text: 'line one\nline two\ttab', want: 'line-one-line-two-tab' },
+    { text: 'UPPER lower 123', want: 'upper-lower-123' },
+    { text: 'snake_case_name', want: 'snake-case-name' },
+    { text: 'ﬁle', want: 'file' }, // NFKD ligature
+    { text: '', want: 'run' },
+    { text: '   ', want: 'run' },
+    { text: '!!!', want: 'run' },
+    { text: '日本語のタスク', want: 'run' },
+    { text: '🚀🚀', want: 'run' },
+  ])('$text → $want', ({ text, want }) => {
+    expect(slugify(text)).toBe(want);
   });
 
-  test.each([
+  test.each<{ text: string; want: string }>([
     // 40 chars land on a dash: the dash is cut
-    ['abcdefghij abcdefghij abcdefghij abcdefghi xyz', 'abcdefghij-abcdefghij-abcdefghij-abcdefg'],
-    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bbbbbb', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],
-    ['x'.repeat(60), 'x'.repeat(40)],
-    ['word '.repeat(20), 'word-word-word-word-word-word-word-word'],
-  ])('long %j is cut to ≤ 40 chars without a trailing dash', (text, slug) => {
+    {
+      text: 'abcdefghij abcdefghij abcdefghij abcdefghi xyz',
+      want: 'abcdefghij-abcdefghij-abcdefghij-abcdefg',
+    },
+    {
+      text: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bbbbbb',
+      want: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    },
+    { text: 'x'.repeat(60), want: 'x'.repeat(40) },
+    { text: 'word '.repeat(20), want: 'word-word-word-word-word-word-word-word' },
+  ])('long $text is cut to ≤ 40 chars without a trailing dash → $want', ({ text, want }) => {
     const got = slugify(text);
-    expect(got).toBe(slug);
+    expect(got).toBe(want);
     expect(got.length).toBeLessThanOrEqual(SLUG_MAX);
   });
 
@@ -54,13 +60,13 @@ describe('slugify', () => {
 });
 
 describe('runId', () => {
-  test.each([
-    [new Date(2026, 10, 21, 23, 15), 'survey-crdt', '2026-11-21-2315-survey-crdt'],
-    [new Date(2026, 0, 5, 7, 5, 59), 'x', '2026-01-05-0705-x'],
-    [new Date(2026, 11, 31, 0, 0), 'new-year', '2026-12-31-0000-new-year'],
-  ])('%s + %s → %s (local time)', (at, slug, id) => {
-    expect(runId(at, slug)).toBe(id);
-    expect(isRunId(id)).toBe(true);
+  test.each<{ at: Date; slug: string; want: string }>([
+    { at: new Date(2026, 10, 21, 23, 15), slug: 'survey-crdt', want: '2026-11-21-2315-survey-crdt' },
+    { at: new Date(2026, 0, 5, 7, 5, 59), slug: 'x', want: '2026-01-05-0705-x' },
+    { at: new Date(2026, 11, 31, 0, 0), slug: 'new-year', want: '2026-12-31-0000-new-year' },
+  ])('$at + $slug → $want (local time)', ({ at, slug, want }) => {
+    expect(runId(at, slug)).toBe(want);
+    expect(isRunId(want)).toBe(true);
   });
 
   test('uses the local clock of a UTC instant', () => {
@@ -73,14 +79,14 @@ describe('runId', () => {
 
 describe('uniqueRunId', () => {
   const base = '2026-11-21-2315-survey-crdt';
-  test.each([
-    [[], base],
-    [[base], `${base}-2`],
-    [[base, `${base}-2`], `${base}-3`],
-    [[base, `${base}-2`, `${base}-3`, `${base}-4`], `${base}-5`],
-    [[`${base}-2`], base],
-    [[base, `${base}-3`], `${base}-2`],
-  ])('taken %j → %s', (taken, want) => {
+  test.each<{ taken: string[]; want: string }>([
+    { taken: [], want: base },
+    { taken: [base], want: `${base}-2` },
+    { taken: [base, `${base}-2`], want: `${base}-3` },
+    { taken: [base, `${base}-2`, `${base}-3`, `${base}-4`], want: `${base}-5` },
+    { taken: [`${base}-2`], want: base },
+    { taken: [base, `${base}-3`], want: `${base}-2` },
+  ])('taken $taken → $want', ({ taken, want }) => {
     const id = uniqueRunId(base, (candidate) => taken.includes(candidate));
     expect(id).toBe(want);
     expect(isRunId(id)).toBe(true);
@@ -88,28 +94,31 @@ describe('uniqueRunId', () => {
 });
 
 describe('isRunId', () => {
-  test.each([
-    ['2026-11-21-2315-survey-crdt', true],
-    ['2026-11-21-2315-survey-crdt-2', true],
-    ['2026-11-21-2315-run', true],
-    ['2026-11-21-2315-', false],
-    ['2026-11-21-2315', false],
-    ['2026-11-21-231-x', false],
-    ['26-11-21-2315-x', false],
-    ['2026-11-21-2315-Survey', false],
-    ['2026-11-21-2315-a_b', false],
-    ['2026-11-21-2315-a b', false],
-    ['overnight-2026-11-21-2315-x', false],
-    ['', false],
-    ['../etc', false],
-  ])('%j → %s', (name, ok) => {
-    expect(isRunId(name)).toBe(ok);
+  test.each<{ name: string; want: boolean }>([
+    { name: '2026-11-21-2315-survey-crdt', want: true },
+    { name: '2026-11-21-2315-survey-crdt-2', want: true },
+    { name: '2026-11-21-2315-run', want: true },
+    { name: '2026-11-21-2315-', want: false },
+    { name: '2026-11-21-2315', want: false },
+    { name: '2026-11-21-231-x', want: false },
+    { name: '26-11-21-2315-x', want: false },
+    { name: '2026-11-21-2315-Survey', want: false },
+    { name: '2026-11-21-2315-a_b', want: false },
+    { name: '2026-11-21-2315-a b', want: false },
+    { name: 'overnight-2026-11-21-2315-x', want: false },
+    { name: '', want: false },
+    { name: '../etc', want: false },
+  ])('$name → $want', ({ name, want }) => {
+    expect(isRunId(name)).toBe(want);
   });
 });
 
 describe('tmux session names', () => {
-  test.each(['2026-11-21-2315-survey-crdt', '2026-11-21-2315-x-2'])('%s', (id) => {
-    expect(tmuxSessionName(id)).toBe(`overnight-${id}`);
+  test.each<{ id: string; want: string }>([
+    { id: '2026-11-21-2315-survey-crdt', want: 'overnight-2026-11-21-2315-survey-crdt' },
+    { id: '2026-11-21-2315-x-2', want: 'overnight-2026-11-21-2315-x-2' },
+  ])('$id → $want', ({ id, want }) => {
+    expect(tmuxSessionName(id)).toBe(want);
   });
 });
 
@@ -121,13 +130,14 @@ describe('resolveRunName', () => {
     '2026-11-21-2330-beta',
   ];
 
-  test.each([
-    ['2026-11-21-2315-survey-crdt', '2026-11-21-2315-survey-crdt'], // exact wins over a longer match
-    ['2026-11-21-2315-survey-crdt-2', '2026-11-21-2315-survey-crdt-2'],
-    ['2026-11-20', '2026-11-20-2200-alpha'],
-    ['2026-11-21-233', '2026-11-21-2330-beta'],
-  ])('%s → %s', (name, id) => {
-    expect(resolveRunName(name, ids)).toEqual({ id });
+  test.each<{ name: string; want: string }>([
+    // exact wins over a longer match
+    { name: '2026-11-21-2315-survey-crdt', want: '2026-11-21-2315-survey-crdt' },
+    { name: '2026-11-21-2315-survey-crdt-2', want: '2026-11-21-2315-survey-crdt-2' },
+    { name: '2026-11-20', want: '2026-11-20-2200-alpha' },
+    { name: '2026-11-21-233', want: '2026-11-21-2330-beta' },
+  ])('$name → $want', ({ name, want }) => {
+    expect(resolveRunName(name, ids)).toEqual({ id: want });
   });
 
   test('an ambiguous prefix lists every match', () => {
@@ -149,25 +159,29 @@ describe('resolveRunName', () => {
     expect(error).toContain(', ...');
   });
 
-  test.each([
-    ['2026-11-22', ids],
-    ['survey', ids], // a prefix, not a substring
-    ['2026-11-21-2315-survey-crdt-3', ids],
-    ['anything', []],
-  ])('%j matches nothing', (name, list) => {
-    const r = resolveRunName(name, list);
+  test.each<{ name: string; among: string[] }>([
+    { name: '2026-11-22', among: ids },
+    { name: 'survey', among: ids }, // a prefix, not a substring
+    { name: '2026-11-21-2315-survey-crdt-3', among: ids },
+    { name: 'anything', among: [] },
+  ])('$name matches nothing', ({ name, among }) => {
+    const r = resolveRunName(name, among);
     expect(r).toEqual({ error: expect.stringContaining(`no run matches "${name}"`) });
   });
 });
 
 describe('wrapperInPanes', () => {
   const id = '2026-11-21-2315-survey-crdt';
-  test.each<[string, [string, { alive: boolean }][], boolean]>([
-    ['a live pane in the run’s session', [[`overnight-${id}`, { alive: true }]], true],
-    ['a dead pane (remain-on-exit)', [[`overnight-${id}`, { alive: false }]], false],
-    ['only another run’s session', [['overnight-2026-11-21-2316-other', { alive: true }]], false],
-    ['no tmux server', [], false],
-  ])('%s → %s', (_name, panes, want) => {
+  test.each<{ name: string; panes: [string, { alive: boolean }][]; want: boolean }>([
+    { name: 'a live pane in the run’s session', panes: [[`overnight-${id}`, { alive: true }]], want: true },
+    { name: 'a dead pane (remain-on-exit)', panes: [[`overnight-${id}`, { alive: false }]], want: false },
+    {
+      name: 'only another run’s session',
+      panes: [['overnight-2026-11-21-2316-other', { alive: true }]],
+      want: false,
+    },
+    { name: 'no tmux server', panes: [], want: false },
+  ])('$name → $want', ({ panes, want }) => {
     expect(wrapperInPanes(new Map(panes), id)).toBe(want);
   });
 });

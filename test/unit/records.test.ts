@@ -11,31 +11,32 @@ import {
   specFromDoc,
   specToDoc,
 } from '../../src/core/run/records.js';
-import type { RestartEntry, RunSpec } from '../../src/core/run/types.js';
+import type { ExitRecord, RestartEntry, RunSpec, SessionRecord } from '../../src/core/run/types.js';
+import { spec } from './builders.js';
 
 const AT = new Date('2026-11-22T01:02:03.456Z');
 
 describe('restart.log', () => {
-  test.each<[RestartEntry, string]>([
-    [
-      { at: AT, mode: 'resume', exit: 1, uptime: 42, reason: 'agent ended (exit 1)' },
-      '2026-11-22T01:02:03.456Z\tresume\texit=1\tuptime=42s\tagent ended (exit 1)\n',
-    ],
-    [
-      { at: AT, mode: 'synthesis', exit: 137, uptime: 3600, reason: 'end time reached' },
-      '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tuptime=3600s\tend time reached\n',
-    ],
-    [
-      { at: AT, mode: 'initial', exit: null, uptime: null, reason: 'first session was never started' },
-      '2026-11-22T01:02:03.456Z\tinitial\texit=-\tuptime=-\tfirst session was never started\n',
-    ],
-    [
-      { at: AT, mode: 'continue', exit: 0, uptime: 7, reason: '' },
-      '2026-11-22T01:02:03.456Z\tcontinue\texit=0\tuptime=7s\t\n',
-    ],
-  ])('format %j', (entry, line) => {
-    expect(formatRestart(entry)).toBe(line);
-    expect(parseRestartLog(line)).toEqual([entry]);
+  test.each<{ entry: RestartEntry; want: string }>([
+    {
+      entry: { at: AT, mode: 'resume', exit: 1, uptime: 42, reason: 'agent ended (exit 1)' },
+      want: '2026-11-22T01:02:03.456Z\tresume\texit=1\tuptime=42s\tagent ended (exit 1)\n',
+    },
+    {
+      entry: { at: AT, mode: 'synthesis', exit: 137, uptime: 3600, reason: 'end time reached' },
+      want: '2026-11-22T01:02:03.456Z\tsynthesis\texit=137\tuptime=3600s\tend time reached\n',
+    },
+    {
+      entry: { at: AT, mode: 'initial', exit: null, uptime: null, reason: 'first session was never started' },
+      want: '2026-11-22T01:02:03.456Z\tinitial\texit=-\tuptime=-\tfirst session was never started\n',
+    },
+    {
+      entry: { at: AT, mode: 'continue', exit: 0, uptime: 7, reason: '' },
+      want: '2026-11-22T01:02:03.456Z\tcontinue\texit=0\tuptime=7s\t\n',
+    },
+  ])('a $entry.mode entry, exit $entry.exit: one line, read back as it was', ({ entry, want }) => {
+    expect(formatRestart(entry)).toBe(want);
+    expect(parseRestartLog(want)).toEqual([entry]);
   });
 
   test('a whole log round-trips', () => {
@@ -65,35 +66,35 @@ describe('restart.log', () => {
     expect(parseRestartLog(entries.map(formatRestart).join(''))).toEqual(entries);
   });
 
-  test.each([
-    ['a tab', 'a\tb', 'a b'],
-    ['newlines', 'line one\nline two\n\nline three', 'line one line two line three'],
-    ['mixed runs', 'x\t\n\ty', 'x y'],
-  ])('%s in the reason is flattened to one line', (_name, reason, flat) => {
+  test.each<{ name: string; reason: string; want: string }>([
+    { name: 'a tab', reason: 'a\tb', want: 'a b' },
+    { name: 'newlines', reason: 'line one\nline two\n\nline three', want: 'line one line two line three' },
+    { name: 'mixed runs', reason: 'x\t\n\ty', want: 'x y' },
+  ])('$name in the reason is flattened to one line: $want', ({ reason, want }) => {
     const line = formatRestart({ at: AT, mode: 'resume', exit: 2, uptime: 9, reason });
     expect(line.split('\n')).toHaveLength(2);
     expect(line.slice(0, -1).split('\t')).toHaveLength(5);
-    expect(parseRestartLog(line)).toEqual([{ at: AT, mode: 'resume', exit: 2, uptime: 9, reason: flat }]);
+    expect(parseRestartLog(line)).toEqual([{ at: AT, mode: 'resume', exit: 2, uptime: 9, reason: want }]);
   });
 
   const good = formatRestart({ at: AT, mode: 'resume', exit: 1, uptime: 5, reason: 'agent ended (exit 1)' });
-  test.each([
-    ['in the time', '2026-11-22T01:0'],
-    ['after the time', '2026-11-22T01:02:03.456Z'],
-    ['after the first tab', '2026-11-22T01:02:03.456Z\t'],
-    ['in the mode', '2026-11-22T01:02:03.456Z\tres'],
-    ['after the mode', '2026-11-22T01:02:03.456Z\tresume\t'],
-  ])('a last line torn %s is skipped', (_name, torn) => {
+  test.each<{ name: string; torn: string }>([
+    { name: 'in the time', torn: '2026-11-22T01:0' },
+    { name: 'after the time', torn: '2026-11-22T01:02:03.456Z' },
+    { name: 'after the first tab', torn: '2026-11-22T01:02:03.456Z\t' },
+    { name: 'in the mode', torn: '2026-11-22T01:02:03.456Z\tres' },
+    { name: 'after the mode', torn: '2026-11-22T01:02:03.456Z\tresume\t' },
+  ])('a last line torn $name is skipped', ({ torn }) => {
     expect(parseRestartLog(good + good + torn)).toHaveLength(2);
   });
 
-  test.each([
-    ['empty', ''],
-    ['blank lines', '\n\n'],
-    ['garbage', 'hello world\nnot\ta\tlog\n'],
-    ['a bad date', 'yesterday\tresume\texit=1\tx\n'],
-    ['an unknown mode', '2026-11-22T01:02:03.456Z\trestart\texit=1\tx\n'],
-  ])('%s → no entries', (_name, text) => {
+  test.each<{ name: string; text: string }>([
+    { name: 'empty', text: '' },
+    { name: 'blank lines', text: '\n\n' },
+    { name: 'garbage', text: 'hello world\nnot\ta\tlog\n' },
+    { name: 'a bad date', text: 'yesterday\tresume\texit=1\tx\n' },
+    { name: 'an unknown mode', text: '2026-11-22T01:02:03.456Z\trestart\texit=1\tx\n' },
+  ])('$name → no entries', ({ text }) => {
     expect(parseRestartLog(text)).toEqual([]);
   });
 
@@ -104,98 +105,74 @@ describe('restart.log', () => {
 });
 
 describe('parseExitRecord', () => {
-  test.each([
-    ['0 1 1795309200', 1, { code: 0, at: new Date(1795309200 * 1000) }],
-    ['137 3 1795309200\n', 3, { code: 137, at: new Date(1795309200 * 1000) }],
-    ['  1   2   1795309200  ', 2, { code: 1, at: new Date(1795309200 * 1000) }],
-    ['1 2 1795309200', 3, null], // an older session's record
-    ['1 3 1795309200', 2, null],
-    ['', 1, null],
-    ['1 1', 1, null],
-    ['x 1 1795309200', 1, null],
-    ['1 1 1795309200 extra', 1, null],
-    ['-1 1 1795309200', 1, null],
-  ])('%j for session %i', (text, session, want) => {
+  test.each<{ text: string; session: number; want: ExitRecord | null }>([
+    { text: '0 1 1795309200', session: 1, want: { code: 0, at: new Date(1795309200 * 1000) } },
+    { text: '137 3 1795309200\n', session: 3, want: { code: 137, at: new Date(1795309200 * 1000) } },
+    { text: '  1   2   1795309200  ', session: 2, want: { code: 1, at: new Date(1795309200 * 1000) } },
+    { text: '1 2 1795309200', session: 3, want: null }, // an older session's record
+    { text: '1 3 1795309200', session: 2, want: null },
+    { text: '', session: 1, want: null },
+    { text: '1 1', session: 1, want: null },
+    { text: 'x 1 1795309200', session: 1, want: null },
+    { text: '1 1 1795309200 extra', session: 1, want: null },
+    { text: '-1 1 1795309200', session: 1, want: null },
+  ])('$text for session $session → $want', ({ text, session, want }) => {
     expect(parseExitRecord(text, session)).toEqual(want);
   });
 });
 
 describe('parsePidRecord', () => {
-  test.each([
-    ['4242 Sat Nov 21 23:15:02 2026', { pid: 4242, startTime: 'Sat Nov 21 23:15:02 2026' }],
-    ['4242 123456789\n', { pid: 4242, startTime: '123456789' }],
-    ['  77  start  ', { pid: 77, startTime: 'start' }],
-    ['4242', null],
-    ['', null],
-    ['pid 123', null],
-    ['-5 x', null],
-  ])('%j', (text, want) => {
+  test.each<{ text: string; want: ReturnType<typeof parsePidRecord> }>([
+    { text: '4242 Sat Nov 21 23:15:02 2026', want: { pid: 4242, startTime: 'Sat Nov 21 23:15:02 2026' } },
+    { text: '4242 123456789\n', want: { pid: 4242, startTime: '123456789' } },
+    { text: '  77  start  ', want: { pid: 77, startTime: 'start' } },
+    { text: '4242', want: null },
+    { text: '', want: null },
+    { text: 'pid 123', want: null },
+    { text: '-5 x', want: null },
+  ])('$text → $want', ({ text, want }) => {
     expect(parsePidRecord(text)).toEqual(want);
   });
 });
 
 describe('session.json', () => {
-  test.each([
-    { n: 1, mode: 'initial' as const, startedAt: new Date('2026-11-21T23:15:00Z') },
-    { n: 4, mode: 'resume' as const, startedAt: AT },
-    { n: 7, mode: 'synthesis' as const, startedAt: new Date('2026-11-22T07:15:00.001Z') },
+  test.each<SessionRecord>([
+    { n: 1, mode: 'initial', startedAt: new Date('2026-11-21T23:15:00Z') },
+    { n: 4, mode: 'resume', startedAt: AT },
+    { n: 7, mode: 'synthesis', startedAt: new Date('2026-11-22T07:15:00.001Z') },
   ])('round trip $mode #$n', (s) => {
     const text = serializeSession(s);
     expect(text.endsWith('\n')).toBe(true);
     expect(parseSession(text)).toEqual(s);
   });
 
-  test.each([
-    ['empty', ''],
-    ['truncated JSON', '{"n":1,"mode":"init'],
-    ['not an object', '"hello"'],
-    ['null', 'null'],
-    ['n as a string', '{"n":"1","mode":"initial","startedAt":"2026-11-21T23:15:00.000Z"}'],
-    ['unknown mode', '{"n":1,"mode":"restart","startedAt":"2026-11-21T23:15:00.000Z"}'],
-    ['bad date', '{"n":1,"mode":"initial","startedAt":"soon"}'],
-    ['missing date', '{"n":1,"mode":"initial"}'],
-  ])('%s → throws', (_name, text) => {
+  test.each<{ name: string; text: string }>([
+    { name: 'empty', text: '' },
+    { name: 'truncated JSON', text: '{"n":1,"mode":"init' },
+    { name: 'not an object', text: '"hello"' },
+    { name: 'null', text: 'null' },
+    { name: 'n as a string', text: '{"n":"1","mode":"initial","startedAt":"2026-11-21T23:15:00.000Z"}' },
+    { name: 'unknown mode', text: '{"n":1,"mode":"restart","startedAt":"2026-11-21T23:15:00.000Z"}' },
+    { name: 'bad date', text: '{"n":1,"mode":"initial","startedAt":"soon"}' },
+    { name: 'missing date', text: '{"n":1,"mode":"initial"}' },
+  ])('$name → throws', ({ text }) => {
     expect(() => parseSession(text)).toThrow();
   });
 });
 
-function spec(): RunSpec {
-  return {
-    id: '2026-11-21-2315-survey-crdt',
-    task: 'Survey CRDT libraries\nwith "quotes", $(subshells), `backticks` and: colons',
-    model: 'opus',
-    startedAt: new Date('2026-11-21T23:15:00Z'),
-    endsAt: new Date('2026-11-22T07:15:00Z'),
-    sessionId: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
-    permissionMode: 'acceptEdits',
-    allowedTools: ['Read', 'Bash(git log:*)'],
-    limits: {
-      maxRestarts: 5,
-      synthesisBudget: 1800,
-      staleAfter: 1800,
-      hangGrace: 300,
-      backoff: 30,
-      backoffMax: 600,
-      healthyAfter: 600,
-      minUptime: 60,
-      limitMargin: 120,
-      maxTranscript: 1000,
-      stopGrace: 3,
-    },
-    maxCost: 12.5,
-    paths: {
-      claude: '/usr/bin/claude',
-      tmux: '/usr/bin/tmux',
-      node: '/usr/bin/node',
-      cli: '/opt/overnight/bin/overnight.js',
-      tmuxSocket: '/tmp/tmux-1000/default',
-    },
-  };
-}
+/** A run as stored, every field set, with text that YAML must quote. */
+const STORED: RunSpec = spec({
+  task: 'Survey CRDT libraries\nwith "quotes", $(subshells), `backticks` and: colons',
+  model: 'opus',
+  allowedTools: ['Read', 'Bash(git log:*)'],
+  limits: { ...spec().limits, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
+  maxCost: 12.5,
+  paths: { ...spec().paths, tmuxSocket: '/tmp/tmux-1000/default' },
+});
 
 describe('run.yaml', () => {
   test('specToDoc uses snake_case keys, ISO times, seconds', () => {
-    expect(specToDoc(spec())).toMatchObject({
+    expect(specToDoc(STORED)).toMatchObject({
       started_at: '2026-11-21T23:15:00.000Z',
       ends_at: '2026-11-22T07:15:00.000Z',
       session_id: '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
@@ -206,49 +183,57 @@ describe('run.yaml', () => {
     });
   });
 
-  test.each([
-    ['as given', spec()],
-    ['with no model', { ...spec(), model: null }],
-    ['with an empty task and no tools', { ...spec(), task: '', allowedTools: [] }],
-  ])('round trip %s, also through YAML text', (_name, s) => {
+  test.each<{ name: string; spec: RunSpec }>([
+    { name: 'as given', spec: STORED },
+    { name: 'with no model', spec: { ...STORED, model: null } },
+    { name: 'with an empty task and no tools', spec: { ...STORED, task: '', allowedTools: [] } },
+  ])('round trip $name, also through YAML text', ({ spec: s }) => {
     expect(specFromDoc(specToDoc(s))).toEqual(s);
     expect(specFromDoc(parse(stringify(specToDoc(s))))).toEqual(s);
   });
 
   type Doc = Record<string, Record<string, unknown>>;
-  test.each<[string, (d: Doc) => void, string]>([
-    ['id', (d) => delete d.id, 'id'],
-    ['task', (d) => delete d.task, 'task'],
-    ['started_at', (d) => delete d.started_at, 'started_at'],
-    ['ends_at invalid', (d) => void ((d as Record<string, unknown>).ends_at = 'tomorrow'), 'ends_at'],
-    ['session_id', (d) => delete d.session_id, 'session_id'],
-    ['permission_mode', (d) => delete d.permission_mode, 'permission_mode'],
-    ['allowed_tools', (d) => delete d.allowed_tools, 'allowed_tools'],
-    [
-      'allowed_tools with a number',
-      (d) => void ((d as Record<string, unknown>).allowed_tools = ['Read', 1]),
-      'allowed_tools',
-    ],
-    ['model empty', (d) => void ((d as Record<string, unknown>).model = ''), 'model'],
-    ['limits_seconds', (d) => delete d.limits_seconds, 'limits_seconds'],
-    ['limits_seconds.backoff', (d) => delete d.limits_seconds!.backoff, 'limits_seconds.backoff'],
-    [
-      'limits_seconds.max_restarts negative',
-      (d) => void (d.limits_seconds!.max_restarts = -1),
-      'limits_seconds.max_restarts',
-    ],
-    [
-      'limits_seconds.min_uptime as text',
-      (d) => void (d.limits_seconds!.min_uptime = '60s'),
-      'limits_seconds.min_uptime',
-    ],
-    ['paths', (d) => delete d.paths, 'paths'],
-    ['paths.tmux', (d) => delete d.paths!.tmux, 'tmux'],
-    ['paths.claude', (d) => void (d.paths!.claude = ''), 'claude'],
-  ])('missing or invalid %s throws naming it', (_name, damage, field) => {
-    const doc = structuredClone(specToDoc(spec())) as Doc;
+  test.each<{ name: string; damage: (d: Doc) => void; want: string }>([
+    { name: 'id', damage: (d) => delete d.id, want: 'id' },
+    { name: 'task', damage: (d) => delete d.task, want: 'task' },
+    { name: 'started_at', damage: (d) => delete d.started_at, want: 'started_at' },
+    {
+      name: 'ends_at invalid',
+      damage: (d) => void ((d as Record<string, unknown>).ends_at = 'tomorrow'),
+      want: 'ends_at',
+    },
+    { name: 'session_id', damage: (d) => delete d.session_id, want: 'session_id' },
+    { name: 'permission_mode', damage: (d) => delete d.permission_mode, want: 'permission_mode' },
+    { name: 'allowed_tools', damage: (d) => delete d.allowed_tools, want: 'allowed_tools' },
+    {
+      name: 'allowed_tools with a number',
+      damage: (d) => void ((d as Record<string, unknown>).allowed_tools = ['Read', 1]),
+      want: 'allowed_tools',
+    },
+    { name: 'model empty', damage: (d) => void ((d as Record<string, unknown>).model = ''), want: 'model' },
+    { name: 'limits_seconds', damage: (d) => delete d.limits_seconds, want: 'limits_seconds' },
+    {
+      name: 'limits_seconds.backoff',
+      damage: (d) => delete d.limits_seconds!.backoff,
+      want: 'limits_seconds.backoff',
+    },
+    {
+      name: 'limits_seconds.max_restarts negative',
+      damage: (d) => void (d.limits_seconds!.max_restarts = -1),
+      want: 'limits_seconds.max_restarts',
+    },
+    {
+      name: 'limits_seconds.min_uptime as text',
+      damage: (d) => void (d.limits_seconds!.min_uptime = '60s'),
+      want: 'limits_seconds.min_uptime',
+    },
+    { name: 'paths', damage: (d) => delete d.paths, want: 'paths' },
+    { name: 'paths.tmux', damage: (d) => delete d.paths!.tmux, want: 'tmux' },
+    { name: 'paths.claude', damage: (d) => void (d.paths!.claude = ''), want: 'claude' },
+  ])('missing or invalid $name throws naming $want', ({ damage, want }) => {
+    const doc = structuredClone(specToDoc(STORED)) as Doc;
     damage(doc);
-    expect(() => specFromDoc(doc)).toThrow(`${field} is missing or invalid`);
+    expect(() => specFromDoc(doc)).toThrow(`${want} is missing or invalid`);
   });
 
   test.each([null, undefined, 'id: x', 42])('%j is not a run document', (doc) => {
@@ -269,7 +254,7 @@ test('restart.log lines written before the uptime column are still read', () => 
 });
 
 test('a run.yaml written before the tmux socket was recorded reads as the default server', () => {
-  const doc = specToDoc(spec()) as { paths: Record<string, unknown> };
+  const doc = specToDoc(STORED) as { paths: Record<string, unknown> };
   delete doc.paths.tmux_socket;
   expect(specFromDoc(doc).paths.tmuxSocket).toBeNull();
 });

@@ -10,14 +10,14 @@ const samples = JSON.parse(
 const render = (name: string) => renderLine(JSON.stringify(samples[name]), NO_COLOR);
 
 describe('renderLine', () => {
-  test.each<[string, string[]]>([
-    ['assistant_text', ['MOCK: you said: hello mock\n; messages=2']],
-    ['assistant_tool_use', ['→ Write /spike/work/proj1/ae.txt']],
-    ['user_tool_result', []],
-    ['stream_event_delta', []],
-    ['system_status', []],
-  ])('%s', (name, lines) => {
-    expect(render(name)).toEqual(lines);
+  test.each<{ sample: string; want: string[] }>([
+    { sample: 'assistant_text', want: ['MOCK: you said: hello mock\n; messages=2'] },
+    { sample: 'assistant_tool_use', want: ['→ Write /spike/work/proj1/ae.txt'] },
+    { sample: 'user_tool_result', want: [] },
+    { sample: 'stream_event_delta', want: [] },
+    { sample: 'system_status', want: [] },
+  ])('$sample → $want', ({ sample, want }) => {
+    expect(render(sample)).toEqual(want);
   });
 
   test('a denied tool call is shown as an error', () => {
@@ -46,11 +46,11 @@ describe('renderLine', () => {
   });
 });
 
-test.each<[number, string]>([
-  [0, '$0.00'],
-  [0.0016, '<$0.01'],
-  [0.006, '$0.01'],
-  [12.345, '$12.35'],
-])('money(%s) = %s', (usd, text) => {
-  expect(money(usd)).toBe(text);
+test.each<{ usd: number; want: string }>([
+  { usd: 0, want: '$0.00' },
+  { usd: 0.0016, want: '<$0.01' },
+  { usd: 0.006, want: '$0.01' },
+  { usd: 12.345, want: '$12.35' },
+])('money($usd) → $want', ({ usd, want }) => {
+  expect(money(usd)).toBe(want);
 });

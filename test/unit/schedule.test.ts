@@ -60,10 +60,10 @@ const ODD: ScheduleValues = {
 };
 
 describe('golden entries', () => {
-  test.each([
-    ['default', VALUES],
-    ['odd', ODD],
-  ])('%s root: crontab block, plist, service and timer', (name, values) => {
+  test.each<{ name: string; values: ScheduleValues }>([
+    { name: 'default', values: VALUES },
+    { name: 'odd', values: ODD },
+  ])('$name root: crontab block, plist, service and timer', ({ name, values }) => {
     golden(join(GOLDEN, `${name}.crontab`), cronBlock(values) + '\n');
     golden(join(GOLDEN, `${name}.plist`), launchdPlist(values));
     const units = systemdUnits(values);
@@ -115,9 +115,18 @@ describe('golden entries', () => {
     expect(scheduleNames('/data/a', false)).toEqual(a);
   });
 
+  test.each<{ seconds: number }>([
+    { seconds: 60 },
+    { seconds: 300 },
+    { seconds: 3540 },
+    { seconds: 3600 },
+    { seconds: 7200 },
+    { seconds: 86400 },
+  ])('every $seconds s reads back from the cron line written', ({ seconds }) => {
+    expect(parseCronInterval(cronTimeFields(seconds) + ' cmd')).toBe(seconds);
+  });
+
   test('intervals read back from what was written', () => {
-    for (const s of [60, 300, 3540, 3600, 7200, 86400])
-      expect(parseCronInterval(cronTimeFields(s) + ' cmd')).toBe(s);
     expect(parseCronInterval('* * * * * cmd')).toBe(60);
     expect(parseCronInterval('15 3 * * * cmd')).toBeNull();
     expect(parsePlistInterval(launchdPlist(ODD))).toBe(120);
@@ -126,24 +135,24 @@ describe('golden entries', () => {
 });
 
 describe('cron intervals', () => {
-  test.each([
-    [60, '*/1 * * * *'],
-    [300, '*/5 * * * *'],
-    [59 * 60, '*/59 * * * *'],
-    [3600, '0 */1 * * *'],
-    [6 * 3600, '0 */6 * * *'],
-    [86400, '0 0 * * *'],
-  ])('%i s → %s', (seconds, fields) => {
-    expect(cronTimeFields(seconds)).toBe(fields);
+  test.each<{ seconds: number; want: string }>([
+    { seconds: 60, want: '*/1 * * * *' },
+    { seconds: 300, want: '*/5 * * * *' },
+    { seconds: 59 * 60, want: '*/59 * * * *' },
+    { seconds: 3600, want: '0 */1 * * *' },
+    { seconds: 6 * 3600, want: '0 */6 * * *' },
+    { seconds: 86400, want: '0 0 * * *' },
+  ])('$seconds s → $want', ({ seconds, want }) => {
+    expect(cronTimeFields(seconds)).toBe(want);
   });
 
-  test.each([
-    [30, '30s'],
-    [90, '90s'],
-    [150, '2m30s'],
-    [5400, '90m'],
-    [2 * 86400, '2d'],
-  ])('%i s is refused, naming the value', (seconds, typed) => {
+  test.each<{ seconds: number; typed: string }>([
+    { seconds: 30, typed: '30s' },
+    { seconds: 90, typed: '90s' },
+    { seconds: 150, typed: '2m30s' },
+    { seconds: 5400, typed: '90m' },
+    { seconds: 2 * 86400, typed: '2d' },
+  ])('$seconds s is refused, naming the value $typed', ({ seconds, typed }) => {
     expect(() => cronTimeFields(seconds, typed)).toThrow(
       new RegExp(`--every ${typed} cannot be a cron interval.*whole minutes`),
     );

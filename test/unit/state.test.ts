@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { localTime } from '../../src/core/local-time.js';
-import { RUN_STATES, type RestartEntry, type RunState, type SessionMode } from '../../src/core/run/types.js';
+import { RUN_STATES, type RunState } from '../../src/core/run/types.js';
 import { describeAction } from '../../src/core/supervise/describe.js';
 import {
   endUnrecorded,
@@ -10,215 +10,343 @@ import {
   stateAfter,
   stateOf,
 } from '../../src/core/supervise/state.js';
-import type { Action } from '../../src/core/supervise/types.js';
-import { obs, STARTED, type FlatObservation } from './builders.js';
+import type { Action, Observation } from '../../src/core/supervise/types.js';
+import {
+  at,
+  done,
+  ended,
+  exited,
+  failed,
+  observation,
+  restarts,
+  running,
+  session,
+  STARTED,
+} from './builders.js';
 
 const UTC = localTime('UTC');
-
-const session = (mode: SessionMode, n = 2) => ({ n, mode, startedAt: STARTED });
-const exited = (code: number) => ({ code, at: new Date('2026-11-22T02:00:00Z') });
-const restarts = (...modes: SessionMode[]): RestartEntry[] =>
-  modes.map((mode, i) => ({
-    at: new Date(Date.UTC(2026, 10, 22, 1, i)),
-    mode,
-    exit: 1,
-    uptime: 60,
-    reason: 'x',
-  }));
+/** When the agent of these observations exited, if it did. */
+const EXIT_AT = at('02:00');
+/** restart.log lines of these tables: from 01:00, each after a minute-long session. */
+const LOG = { from: at('01:00'), uptime: 60, reason: 'x' };
 
 describe('stateOf', () => {
-  test.each<[string, Partial<FlatObservation>, RunState]>([
-    ['DONE', { sentinel: { kind: 'DONE', reason: 'r' } }, 'done'],
-    ['FAILED', { sentinel: { kind: 'FAILED', reason: 'r' } }, 'failed'],
-    [
-      'DONE wins over a live agent and PAUSE',
-      { sentinel: { kind: 'DONE', reason: 'r' }, agentAlive: true, paused: true },
-      'done',
-    ],
-    ['paused', { paused: true }, 'paused'],
-    ['paused with a live agent', { paused: true, agentAlive: true }, 'paused'],
-    ['agent alive', { agentAlive: true, wrapperAlive: true }, 'running'],
-    ['resumed agent alive', { agentAlive: true, session: session('resume') }, 'running'],
-    ['wrapper starting the agent', { wrapperAlive: true }, 'running'],
-    ['synthesis alive', { agentAlive: true, session: session('synthesis') }, 'synthesizing'],
-    ['synthesis wrapper starting', { wrapperAlive: true, session: session('synthesis') }, 'synthesizing'],
-    ['wrapper alive, agent exited', { wrapperAlive: true, exit: exited(1) }, 'waiting'],
-    ['agent gone', {}, 'waiting'],
-    ['synthesis gone', { session: session('synthesis'), exit: exited(0) }, 'waiting'],
-    ['never started', { session: null }, 'waiting'],
-  ])('%s → %s', (_name, over, want) => {
-    expect(stateOf(obs(over))).toBe(want);
+  test.each<{ name: string; obs: Observation; want: RunState }>([
+    { name: 'DONE', obs: observation({ sentinel: done('r') }), want: 'done' },
+    { name: 'FAILED', obs: observation({ sentinel: failed('r') }), want: 'failed' },
+    {
+      name: 'DONE wins over a live agent and PAUSE',
+      obs: observation({ sentinel: done('r'), session: running(session()), paused: true }),
+      want: 'done',
+    },
+    { name: 'paused', obs: observation({ paused: true }), want: 'paused' },
+    {
+      name: 'paused with a live agent',
+      obs: observation({ paused: true, session: running(session()) }),
+      want: 'paused',
+    },
+    { name: 'agent alive', obs: observation({ session: running(session()) }), want: 'running' },
+    {
+      name: 'resumed agent alive',
+      obs: observation({ session: running(session('resume', 2)) }),
+      want: 'running',
+    },
+    {
+      name: 'wrapper starting the agent',
+      obs: observation({ session: ended(session(), { wrapperAlive: true }) }),
+      want: 'running',
+    },
+    {
+      name: 'synthesis alive',
+      obs: observation({ session: running(session('synthesis', 2)) }),
+      want: 'synthesizing',
+    },
+    {
+      name: 'synthesis wrapper starting',
+      obs: observation({ session: ended(session('synthesis', 2), { wrapperAlive: true }) }),
+      want: 'synthesizing',
+    },
+    {
+      name: 'wrapper alive, agent exited',
+      obs: observation({ session: ended(session(), { wrapperAlive: true, exit: exited(1, EXIT_AT) }) }),
+      want: 'waiting',
+    },
+    { name: 'agent gone', obs: observation({ session: ended(session()) }), want: 'waiting' },
+    {
+      name: 'synthesis gone',
+      obs: observation({ session: ended(session('synthesis', 2), { exit: exited(0, EXIT_AT) }) }),
+      want: 'waiting',
+    },
+    { name: 'never started', obs: observation({ session: null }), want: 'waiting' },
+  ])('$name → $want', ({ obs, want }) => {
+    expect(stateOf(obs)).toBe(want);
   });
 });
 
 describe('endUnrecorded', () => {
-  test.each<[string, Partial<FlatObservation>, boolean]>([
-    ['agent and wrapper gone, no exit record', {}, true],
-    ['the exit is recorded', { exit: exited(1) }, false],
-    ['the wrapper still runs (recording the exit, or starting the agent)', { wrapperAlive: true }, false],
-    ['the agent is alive', { agentAlive: true, wrapperAlive: true }, false],
-    ['finished', { sentinel: { kind: 'DONE', reason: 'r' } }, false],
-    ['paused', { paused: true }, false],
-    ['never started', { session: null }, false],
-  ])('%s → %s', (_name, over, want) => {
-    expect(endUnrecorded(obs(over))).toBe(want);
+  test.each<{ name: string; obs: Observation; want: boolean }>([
+    {
+      name: 'agent and wrapper gone, no exit record',
+      obs: observation({ session: ended(session()) }),
+      want: true,
+    },
+    {
+      name: 'the exit is recorded',
+      obs: observation({ session: ended(session(), { exit: exited(1, EXIT_AT) }) }),
+      want: false,
+    },
+    {
+      name: 'the wrapper still runs (recording the exit, or starting the agent)',
+      obs: observation({ session: ended(session(), { wrapperAlive: true }) }),
+      want: false,
+    },
+    { name: 'the agent is alive', obs: observation({ session: running(session()) }), want: false },
+    { name: 'finished', obs: observation({ sentinel: done('r') }), want: false },
+    { name: 'paused', obs: observation({ paused: true }), want: false },
+    { name: 'never started', obs: observation({ session: null }), want: false },
+  ])('$name → $want', ({ obs, want }) => {
+    expect(endUnrecorded(obs)).toBe(want);
   });
 });
 
 describe('mayBeStarting (a session recorded, its wrapper not yet in tmux)', () => {
-  const at = (seconds: number) => new Date(STARTED.getTime() + seconds * 1000);
-  test.each<[string, Partial<FlatObservation>, Date, boolean]>([
-    ['started 2 s ago, nothing yet', {}, at(2), true],
-    ['started 9 s ago, nothing yet', {}, at(9), true],
-    ['started 10 s ago: a lost agent', {}, at(10), false],
-    ['started an hour ago: a lost agent', {}, at(3600), false],
-    ['started 2 s ago, the wrapper is up', { wrapperAlive: true }, at(2), false],
-    ['started 2 s ago, already ended with a record', { exit: exited(1) }, at(2), false],
-  ])('%s → %s', (_name, over, now, want) => {
-    expect(mayBeStarting(obs(over), now)).toBe(want);
+  const after = (seconds: number) => new Date(STARTED.getTime() + seconds * 1000);
+  test.each<{ name: string; obs: Observation; now: Date; want: boolean }>([
+    {
+      name: 'started 2 s ago, nothing yet',
+      obs: observation({ session: ended(session()) }),
+      now: after(2),
+      want: true,
+    },
+    {
+      name: 'started 9 s ago, nothing yet',
+      obs: observation({ session: ended(session()) }),
+      now: after(9),
+      want: true,
+    },
+    {
+      name: 'started 10 s ago: a lost agent',
+      obs: observation({ session: ended(session()) }),
+      now: after(10),
+      want: false,
+    },
+    {
+      name: 'started an hour ago: a lost agent',
+      obs: observation({ session: ended(session()) }),
+      now: after(3600),
+      want: false,
+    },
+    {
+      name: 'started 2 s ago, the wrapper is up',
+      obs: observation({ session: ended(session(), { wrapperAlive: true }) }),
+      now: after(2),
+      want: false,
+    },
+    {
+      name: 'started 2 s ago, already ended with a record',
+      obs: observation({ session: ended(session(), { exit: exited(1, EXIT_AT) }) }),
+      now: after(2),
+      want: false,
+    },
+  ])('$name → $want', ({ obs, now, want }) => {
+    expect(mayBeStarting(obs, now)).toBe(want);
   });
 });
 
 describe('stateAfter', () => {
-  test.each<[Action, RunState, RunState]>([
-    [{ kind: 'start', mode: 'initial', reason: '', exit: null }, 'waiting', 'running'],
-    [{ kind: 'start', mode: 'resume', reason: '', exit: 1 }, 'waiting', 'running'],
-    [{ kind: 'start', mode: 'synthesis', reason: '', exit: 0 }, 'waiting', 'synthesizing'],
-    [{ kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: false }, 'waiting', 'done'],
-    [{ kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: true }, 'synthesizing', 'done'],
-    [{ kind: 'finish', sentinel: 'FAILED', reason: '', stopAgent: false }, 'waiting', 'failed'],
-    [{ kind: 'interrupt', reason: '' }, 'running', 'waiting'],
-    [{ kind: 'none', reason: '' }, 'running', 'running'],
-    [{ kind: 'none', reason: '' }, 'paused', 'paused'],
-    [{ kind: 'cleanup', reason: '' }, 'done', 'done'],
-    [{ kind: 'cleanup', reason: '' }, 'failed', 'failed'],
-  ])('%j from %s → %s', (action, before, after) => {
-    expect(stateAfter(action, before)).toBe(after);
-    expect(RUN_STATES).toContain(after);
+  test.each<{ action: Action; before: RunState; want: RunState }>([
+    {
+      action: { kind: 'start', mode: 'initial', reason: '', exit: null },
+      before: 'waiting',
+      want: 'running',
+    },
+    { action: { kind: 'start', mode: 'resume', reason: '', exit: 1 }, before: 'waiting', want: 'running' },
+    {
+      action: { kind: 'start', mode: 'synthesis', reason: '', exit: 0 },
+      before: 'waiting',
+      want: 'synthesizing',
+    },
+    {
+      action: { kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: false },
+      before: 'waiting',
+      want: 'done',
+    },
+    {
+      action: { kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: true },
+      before: 'synthesizing',
+      want: 'done',
+    },
+    {
+      action: { kind: 'finish', sentinel: 'FAILED', reason: '', stopAgent: false },
+      before: 'waiting',
+      want: 'failed',
+    },
+    { action: { kind: 'interrupt', reason: '' }, before: 'running', want: 'waiting' },
+    { action: { kind: 'none', reason: '' }, before: 'running', want: 'running' },
+    { action: { kind: 'none', reason: '' }, before: 'paused', want: 'paused' },
+    { action: { kind: 'cleanup', reason: '' }, before: 'done', want: 'done' },
+    { action: { kind: 'cleanup', reason: '' }, before: 'failed', want: 'failed' },
+  ])('$action.kind from $before → $want', ({ action, before, want }) => {
+    expect(stateAfter(action, before)).toBe(want);
+    expect(RUN_STATES).toContain(want);
   });
 });
 
 describe('reasonOf', () => {
-  test.each<[string, Partial<FlatObservation>, string | RegExp]>([
-    [
-      'a sentinel gives its reason',
-      { sentinel: { kind: 'FAILED', reason: 'circuit breaker: 5 restarts, last exit 1' } },
-      'circuit breaker: 5 restarts, last exit 1',
-    ],
-    ['paused', { paused: true }, 'paused (overnight resume <run>, or resume --all for a pause of every run)'],
-    ['running: no reason', { agentAlive: true }, ''],
-    ['synthesizing: no reason', { agentAlive: true, session: session('synthesis') }, ''],
-    ['wrapper starting: no reason', { wrapperAlive: true }, ''],
-    ['never started', { session: null }, 'not started yet; the next reconcile pass starts it'],
-    ['crashed', { exit: exited(1) }, 'agent ended (exit 1); the next reconcile pass acts on it'],
-    [
-      'killed',
-      { exit: exited(137), wrapperAlive: true },
-      'agent ended (killed by SIGKILL (exit 137)); the next reconcile pass acts on it',
-    ],
-    ['gone without a record', {}, /no exit status recorded/],
-  ])('%s', (_name, over, want) => {
-    const reason = reasonOf(obs(over));
-    if (typeof want === 'string') expect(reason).toBe(want);
-    else expect(reason).toMatch(want);
+  test.each<{ name: string; obs: Observation; want: string }>([
+    {
+      name: 'a sentinel gives its reason',
+      obs: observation({ sentinel: failed('circuit breaker: 5 restarts, last exit 1') }),
+      want: 'circuit breaker: 5 restarts, last exit 1',
+    },
+    {
+      name: 'paused',
+      obs: observation({ paused: true }),
+      want: 'paused (overnight resume <run>, or resume --all for a pause of every run)',
+    },
+    { name: 'running: no reason', obs: observation({ session: running(session()) }), want: '' },
+    {
+      name: 'synthesizing: no reason',
+      obs: observation({ session: running(session('synthesis', 2)) }),
+      want: '',
+    },
+    {
+      name: 'wrapper starting: no reason',
+      obs: observation({ session: ended(session(), { wrapperAlive: true }) }),
+      want: '',
+    },
+    {
+      name: 'never started',
+      obs: observation({ session: null }),
+      want: 'not started yet; the next reconcile pass starts it',
+    },
+    {
+      name: 'crashed',
+      obs: observation({ session: ended(session(), { exit: exited(1, EXIT_AT) }) }),
+      want: 'agent ended (exit 1); the next reconcile pass acts on it',
+    },
+    {
+      name: 'killed',
+      obs: observation({ session: ended(session(), { exit: exited(137, EXIT_AT), wrapperAlive: true }) }),
+      want: 'agent ended (killed by SIGKILL (exit 137)); the next reconcile pass acts on it',
+    },
+    {
+      name: 'gone without a record',
+      obs: observation({ session: ended(session()) }),
+      want: expect.stringMatching(/no exit status recorded/),
+    },
+  ])('$name', ({ obs, want }) => {
+    expect(reasonOf(obs)).toEqual(want);
   });
 });
 
 describe('describeAction', () => {
-  test.each<[Action, Partial<FlatObservation>, number, string]>([
-    [{ kind: 'none', reason: 'agent running' }, {}, 5, 'nothing to do: agent running'],
-    [
-      { kind: 'cleanup', reason: 'DONE is present but an agent is still running' },
-      {},
-      5,
-      'stopped a leftover agent: DONE is present but an agent is still running',
-    ],
-    [{ kind: 'interrupt', reason: 'end time reached' }, {}, 5, 'interrupted the agent: end time reached'],
-    [
-      { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false },
-      {},
-      5,
-      'DONE: finished: REPORT.md written',
-    ],
-    [
-      {
+  test.each<{ action: Action; obs: Observation; max: number; want: string }>([
+    {
+      action: { kind: 'none', reason: 'agent running' },
+      obs: observation(),
+      max: 5,
+      want: 'nothing to do: agent running',
+    },
+    {
+      action: { kind: 'cleanup', reason: 'DONE is present but an agent is still running' },
+      obs: observation(),
+      max: 5,
+      want: 'stopped a leftover agent: DONE is present but an agent is still running',
+    },
+    {
+      action: { kind: 'interrupt', reason: 'end time reached' },
+      obs: observation(),
+      max: 5,
+      want: 'interrupted the agent: end time reached',
+    },
+    {
+      action: { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false },
+      obs: observation(),
+      max: 5,
+      want: 'DONE: finished: REPORT.md written',
+    },
+    {
+      action: {
         kind: 'finish',
         sentinel: 'FAILED',
         reason: 'circuit breaker: 5 restarts, last exit 1',
         stopAgent: false,
       },
-      {},
-      5,
-      'FAILED: circuit breaker: 5 restarts, last exit 1',
-    ],
-    [
-      { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null },
-      {},
-      5,
-      'started the first session: first session was never started',
-    ],
-    [
-      { kind: 'start', mode: 'synthesis', reason: 'end time reached (exit 1)', exit: 1 },
-      { restarts: restarts('resume') },
-      5,
-      'started the synthesis: end time reached (exit 1)',
-    ],
-    [
-      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
-      {},
-      5,
-      'resumed (restart 1/5): agent ended (exit 1)',
-    ],
-    [
-      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 },
-      { restarts: restarts('resume', 'resume', 'resume') },
-      5,
-      'resumed (restart 4/5): agent ended (exit 137)',
-    ],
-    [
-      { kind: 'start', mode: 'resume', reason: 'r', exit: 1 },
-      { restarts: restarts('resume', 'synthesis', 'initial') },
-      3,
-      'resumed (restart 2/3): r',
-    ],
-    [
-      { kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 },
-      {},
-      5,
-      'continued the session: clean exit after 2h, time left',
-    ],
-    [
-      {
-        kind: 'wait',
-        until: new Date('2026-11-22T03:00:00Z'),
-        reason: 'agent ended (exit 1); backing off 30s',
-      },
-      {},
-      5,
-      'waiting: agent ended (exit 1); backing off 30s, next try at 03:00:00',
-    ],
-  ])('%j', (action, over, max, want) => {
-    expect(describeAction(action, obs(over), max, UTC)).toBe(want);
+      obs: observation(),
+      max: 5,
+      want: 'FAILED: circuit breaker: 5 restarts, last exit 1',
+    },
+    {
+      action: { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null },
+      obs: observation(),
+      max: 5,
+      want: 'started the first session: first session was never started',
+    },
+    {
+      action: { kind: 'start', mode: 'synthesis', reason: 'end time reached (exit 1)', exit: 1 },
+      obs: observation({ restarts: restarts(['resume'], LOG) }),
+      max: 5,
+      want: 'started the synthesis: end time reached (exit 1)',
+    },
+    {
+      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      obs: observation(),
+      max: 5,
+      want: 'resumed (restart 1/5): agent ended (exit 1)',
+    },
+    {
+      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 },
+      obs: observation({ restarts: restarts(['resume', 'resume', 'resume'], LOG) }),
+      max: 5,
+      want: 'resumed (restart 4/5): agent ended (exit 137)',
+    },
+    {
+      action: { kind: 'start', mode: 'resume', reason: 'r', exit: 1 },
+      obs: observation({ restarts: restarts(['resume', 'synthesis', 'initial'], LOG) }),
+      max: 3,
+      want: 'resumed (restart 2/3): r',
+    },
+    {
+      action: { kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 },
+      obs: observation(),
+      max: 5,
+      want: 'continued the session: clean exit after 2h, time left',
+    },
+    {
+      action: { kind: 'wait', until: at('03:00'), reason: 'agent ended (exit 1); backing off 30s' },
+      obs: observation(),
+      max: 5,
+      want: 'waiting: agent ended (exit 1); backing off 30s, next try at 03:00:00',
+    },
+  ])('$action.kind → $want', ({ action, obs, max, want }) => {
+    expect(describeAction(action, obs, max, UTC)).toBe(want);
   });
 });
 
 describe('describeAction for --dry-run', () => {
-  test.each<[Action, string]>([
-    [{ kind: 'interrupt', reason: 'end time reached' }, 'would interrupt the agent: end time reached'],
-    [
-      { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
-      'would resume (restart 1/5): agent ended (exit 1)',
-    ],
-    [
-      { kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 },
-      'would start the synthesis: end time reached',
-    ],
-    [
-      { kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false },
-      'would write FAILED: circuit breaker',
-    ],
-    [{ kind: 'cleanup', reason: 'DONE is present' }, 'would stop a leftover agent: DONE is present'],
-  ])('%o', (action, line) => {
-    expect(describeAction(action, obs(), 5, UTC, true)).toBe(line);
+  test.each<{ action: Action; want: string }>([
+    {
+      action: { kind: 'interrupt', reason: 'end time reached' },
+      want: 'would interrupt the agent: end time reached',
+    },
+    {
+      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      want: 'would resume (restart 1/5): agent ended (exit 1)',
+    },
+    {
+      action: { kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 },
+      want: 'would start the synthesis: end time reached',
+    },
+    {
+      action: { kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false },
+      want: 'would write FAILED: circuit breaker',
+    },
+    {
+      action: { kind: 'cleanup', reason: 'DONE is present' },
+      want: 'would stop a leftover agent: DONE is present',
+    },
+  ])('$action.kind → $want', ({ action, want }) => {
+    expect(describeAction(action, observation(), 5, UTC, true)).toBe(want);
   });
 });

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 
-import { parseStream, type SessionLog } from '../core/agent/stream.js';
+import type { SessionLog } from '../core/agent/stream.js';
 import { RunFileError } from '../core/errors.js';
 import { isRunId } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -16,6 +16,7 @@ import {
 } from '../core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
+import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
 
 // Reads and writes one run's files. Names come from the run id; nothing is stored twice.
@@ -134,9 +135,12 @@ export function readAgent(
   return text === null ? null : parsePidRecord(text);
 }
 
-/** Each session's record, rebuilt from the raw output.log. */
+/**
+ * Each session's record from output.log, read through the stream index: a reader pays for the
+ * bytes written since the last one, never for the whole log.
+ */
 export function readSessionLogs(paths: RunPaths): SessionLog[] {
-  return parseStream(readText(paths.outputLog) ?? '');
+  return readStreamView(paths).sessions;
 }
 
 /** The last `bytes` of a file as text (a quiet agent's last words), or "" when it cannot be read. */

@@ -43,7 +43,11 @@ export interface SessionLog {
 
 const KEEP_OTHER = 5;
 
-function emptySession(n: number | null, mode: string | null, expected: string | null = null): SessionLog {
+export function emptySession(
+  n: number | null,
+  mode: string | null,
+  expected: string | null = null,
+): SessionLog {
   return {
     n,
     mode,
@@ -59,10 +63,10 @@ function emptySession(n: number | null, mode: string | null, expected: string | 
   };
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function parseResult(e: Record<string, unknown>): SessionResult {
+export function parseResult(e: Record<string, unknown>): SessionResult {
   const usage = (e.usage ?? {}) as Record<string, unknown>;
   const denials = Array.isArray(e.permission_denials) ? e.permission_denials : [];
   const errors = Array.isArray(e.errors) ? e.errors.filter((x) => typeof x === 'string') : [];
@@ -99,53 +103,89 @@ const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||
   (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
 
-export function parseStream(text: string): SessionLog[] {
-  const sessions: SessionLog[] = [];
-  let current: SessionLog | null = null;
-  const session = () => {
-    if (!current) sessions.push((current = emptySession(null, null)));
-    return current;
-  };
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    if (!line.startsWith('{')) {
-      const s = session();
-      s.otherLines.push(line.slice(0, 500));
-      if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
-      continue;
+/**
+ * The stream read so far: one record per session. A plain JSON value (its Dates aside, which
+ * `reviveStream` restores), so a reader can keep it on disk and fold in only what is new.
+ */
+export interface StreamState {
+  sessions: SessionLog[];
+}
+
+export function newStream(): StreamState {
+  return { sessions: [] };
+}
+
+/** The session output belongs to; output before any marker forms one of its own. */
+export function currentSession(state: StreamState): SessionLog {
+  let s = state.sessions.at(-1);
+  if (!s) state.sessions.push((s = emptySession(null, null)));
+  return s;
+}
+
+/** A line that is not stream-json (a stack trace, a CLI error printed as text): the last few are kept. */
+export function feedOtherLine(state: StreamState, line: string): void {
+  const s = currentSession(state);
+  s.otherLines.push(line.slice(0, 500));
+  if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
+}
+
+/** Folds one line of output.log (without its newline) into the state. */
+export function feedLine(state: StreamState, line: string): void {
+  if (line.trim() === '') return;
+  if (!line.startsWith('{')) return feedOtherLine(state, line);
+  if (line.includes('"type":"assistant"')) currentSession(state).assistantEvents++;
+  if (!wanted(line)) return;
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return; // a torn line
+  }
+  feedEvent(state, e);
+}
+
+/** One parsed event: a plain switch over its type, so a new field is one more case. */
+export function feedEvent(state: StreamState, e: Record<string, unknown>): void {
+  switch (e.type) {
+    case 'overnight_session':
+      state.sessions.push(emptySession(num(e.session), str(e.mode), str(e.conversation)));
+      return;
+    case 'system': {
+      const s = currentSession(state);
+      if (e.subtype === 'init') {
+        s.sessionId = str(e.session_id);
+        s.model = str(e.model);
+      } else if (e.subtype === 'api_retry') {
+        s.apiRetries++;
+      }
+      return;
     }
-    if (line.includes('"type":"assistant"')) session().assistantEvents++;
-    if (!wanted(line)) continue;
-    let e: Record<string, unknown>;
-    try {
-      e = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue; // a torn line
-    }
-    if (e.type === 'overnight_session') {
-      sessions.push((current = emptySession(num(e.session), str(e.mode), str(e.conversation))));
-    } else if (e.type === 'system' && e.subtype === 'init') {
-      const s = session();
-      s.sessionId = str(e.session_id);
-      s.model = str(e.model);
-    } else if (e.type === 'system' && e.subtype === 'api_retry') {
-      session().apiRetries++;
-    } else if (e.type === 'rate_limit_event') {
+    case 'rate_limit_event': {
       const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
       const resets = num(info.resetsAt);
-      session().rateLimit = {
+      currentSession(state).rateLimit = {
         status: str(info.status) ?? 'unknown',
         resetsAt: resets === null ? null : new Date(resets * 1000),
         type: str(info.rateLimitType),
       };
-    } else if (e.type === 'result') {
-      session().result = parseResult(e);
-    } else if (e.type === 'assistant') {
+      return;
+    }
+    case 'result':
+      currentSession(state).result = parseResult(e);
+      return;
+    case 'assistant': {
       const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
-      session().toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      currentSession(state).toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      return;
     }
   }
-  return sessions;
+}
+
+/** Every session of a whole log held in memory (tests, small logs); readers of a run use the index. */
+export function parseStream(text: string): SessionLog[] {
+  const state = newStream();
+  for (const line of text.split('\n')) feedLine(state, line);
+  return state.sessions;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface RunPaths {
   events: string;
   /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
   specCache: string;
+  /** The sessions read from output.log so far, and the byte offset they cover (derived, rebuildable). */
+  streamIndex: string;
   /** When a session's silence was first seen: `<session> <ISO time>`. */
   staleSince: string;
   /** Present when that session was stopped as hung. */
@@ -73,6 +75,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     agentEnv: `${dirname(workspace)}/.agent-env/${id}.env`,
     events: st('events.jsonl'),
     specCache: st('spec.json'),
+    streamIndex: st('stream-index.json'),
     wake: st('wake-at'),
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),

@@ -143,8 +143,13 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('logs')
-    .description('what each session did: assistant text, tool calls, errors, results with cost')
+    .description(
+      'what the agent did: assistant text, tool calls, errors, results with cost ' +
+        "(the current session's last lines, unless --all)",
+    )
     .argument('<run>', 'the run (a unique prefix of its id is enough)')
+    .option('-n, --lines <n>', "how many of the current session's last lines to show (default 40)")
+    .option('--all', 'every session from the start')
     .option('-f, --follow', 'keep printing new output until the run finishes')
     .option('--raw', 'print the stream-json as stored')
     .action(async (run: string, opts) => {

@@ -6,6 +6,7 @@ import { buildCli, CommanderError } from './cli.js';
 
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
+  write: (text) => process.stdout.write(text),
   stderr: (line) => process.stderr.write(line + '\n'),
   env: process.env,
   now: systemClock,

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 
 import {
   copyStream,
   feedLongLine,
   judgeIndex,
-  LINE_CAP,
-  LONG_HEAD,
-  LONG_TAIL,
   reviveDates,
   STREAM_SHAPE,
   type StreamIndex,
@@ -15,14 +12,13 @@ import {
 import { feedLine, newStream, type SessionLog } from '../core/agent/stream.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { readText, writeFileAtomic } from './files.js';
+import { readAt, readLines, type Line } from './lines.js';
 
 // The stream index: output.log's sessions as the reducer folded them, with the byte offset they
 // cover and what identifies the log they came from. A reader folds in only the bytes after that
 // offset, so reading a run costs what is new, never the whole log. output.log stays the truth:
 // the index is rebuilt from it whenever it is missing, corrupt, or from another or a shrunk log.
 
-/** Bytes read at a time: the most a reader holds of the log at once (with one line under the cap). */
-const CHUNK = 1024 * 1024;
 /** How much of the log's start identifies it (with its device and inode). */
 const PRINT_BYTES = 4096;
 
@@ -32,17 +28,6 @@ export interface StreamView {
   starts: number[];
   /** The log's size when read. */
   size: number;
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got === length ? buf : buf.subarray(0, got);
 }
 
 const hash = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
@@ -73,72 +58,12 @@ function freshIndex(dev: number, ino: number): StreamIndex {
   };
 }
 
-/** Folds one whole line at `at`, noting where a new session starts. */
-function fold(idx: StreamIndex, at: number, feed: () => void): void {
+/** Folds one line, whole or over the cap, noting where a new session starts. */
+function fold(idx: StreamIndex, line: Line): void {
   const before = idx.state.sessions.length;
-  feed();
-  if (idx.state.sessions.length > before) idx.starts.push(at);
-}
-
-const tailOf = (text: string) => (text.length > LONG_TAIL ? text.slice(-LONG_TAIL) : text);
-
-/**
- * Reads the log from the index's offset to `size`, chunk by chunk. Returns the incomplete last
- * line (under the cap) that is not folded into the stored state.
- */
-function extend(idx: StreamIndex, fd: number, size: number): Buffer | null {
-  let carry: Buffer | null = null;
-  let carryAt = idx.offset;
-  let pos = idx.offset;
-  while (pos < size) {
-    const chunk = readAt(fd, pos, Math.min(CHUNK, size - pos));
-    if (chunk.length === 0) break;
-    let from = 0;
-    if (idx.long) {
-      const nl = chunk.indexOf(0x0a);
-      const part = chunk.subarray(0, nl < 0 ? chunk.length : nl).toString('utf8');
-      idx.long.tail = tailOf(idx.long.tail + part);
-      if (nl < 0) {
-        pos += chunk.length;
-        idx.offset = pos;
-        continue;
-      }
-      const { start, head, tail } = idx.long;
-      fold(idx, start, () => feedLongLine(idx.state, head, tail));
-      idx.long = null;
-      from = nl + 1;
-      carryAt = pos + from;
-    }
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk.subarray(from)]) : chunk.subarray(from);
-    const base = carry ? carryAt : pos + from;
-    let lineStart = 0;
-    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, lineStart)) {
-      const at = base + lineStart;
-      const line = buf.subarray(lineStart, nl);
-      if (line.length > LINE_CAP) {
-        const head = line.subarray(0, LONG_HEAD).toString('utf8');
-        const tail = line.subarray(line.length - LONG_TAIL).toString('utf8');
-        fold(idx, at, () => feedLongLine(idx.state, head, tail));
-      } else {
-        fold(idx, at, () => feedLine(idx.state, line.toString('utf8')));
-      }
-      lineStart = nl + 1;
-    }
-    idx.offset = base + lineStart;
-    pos += chunk.length;
-    const rest = buf.subarray(lineStart);
-    if (rest.length > LINE_CAP) {
-      // Never held whole: from here on only its head and its last bytes are kept.
-      const tail = rest.subarray(Math.max(0, rest.length - LONG_TAIL)).toString('utf8');
-      idx.long = { start: idx.offset, head: rest.subarray(0, LONG_HEAD).toString('utf8'), tail };
-      idx.offset = pos;
-      carry = null;
-    } else {
-      carry = rest.length > 0 ? Buffer.from(rest) : null;
-      carryAt = idx.offset;
-    }
-  }
-  return carry;
+  if (line.tail === undefined) feedLine(idx.state, line.text);
+  else feedLongLine(idx.state, line.text, line.tail);
+  if (idx.state.sessions.length > before) idx.starts.push(line.at);
 }
 
 /**
@@ -158,7 +83,7 @@ export function readStreamView(paths: RunPaths): StreamView {
     const loaded = loadIndex(paths, fd, st.dev, st.ino, st.size);
     const idx = loaded ?? freshIndex(st.dev, st.ino);
     const from = idx.offset;
-    const carry = extend(idx, fd, st.size);
+    const torn = readLines(fd, idx, st.size, (line) => fold(idx, line));
     if (idx.printLen < PRINT_BYTES && idx.offset > idx.printLen) {
       idx.printLen = Math.min(PRINT_BYTES, idx.offset);
       idx.print = printOf(fd, idx.printLen);
@@ -166,14 +91,12 @@ export function readStreamView(paths: RunPaths): StreamView {
     if (!loaded || idx.offset !== from) saveIndex(paths, idx);
     // A torn last line (an agent that died mid-write, or one still writing) counts as the
     // log stands now, without being stored: it may yet be completed.
-    if (!carry && !idx.long) return { sessions: idx.state.sessions, starts: idx.starts, size: st.size };
-    const view: StreamIndex = { ...idx, state: copyStream(idx.state), starts: [...idx.starts] };
-    if (idx.long) {
-      const { start, head, tail } = idx.long;
-      fold(view, start, () => feedLongLine(view.state, head, tail));
-    } else if (carry) {
-      fold(view, idx.offset, () => feedLine(view.state, carry.toString('utf8')));
-    }
+    const last = idx.long
+      ? { at: idx.long.start, end: st.size, text: idx.long.head, tail: idx.long.tail }
+      : torn;
+    if (!last) return { sessions: idx.state.sessions, starts: idx.starts, size: st.size };
+    const view = { ...idx, state: copyStream(idx.state), starts: [...idx.starts] };
+    fold(view, last);
     return { sessions: view.state.sessions, starts: view.starts, size: st.size };
   } finally {
     closeSync(fd);

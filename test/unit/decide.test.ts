@@ -282,6 +282,12 @@ describe('decide', () => {
       want: { kind: 'start', mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' },
     },
     {
+      name: 'first crash recorded a moment after now (no backoff is no wait)',
+      obs: observation({ session: ended(session(), { exit: exited(1, at('03:00:00.005')) }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'resume', exit: 1 },
+    },
+    {
       name: 'exit 0 without a report before the end',
       obs: observation({ session: ended(session(), { exit: exited(0) }) }),
       now: BEFORE_END,

@@ -56,8 +56,10 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       'one run, with its details: times, spend, where its report and questions are ' +
         '(a unique prefix of its id is enough)',
     )
-    .option('--json', 'print an array of run objects')
+    .option('--json', 'print an array of run objects (every run, unless --since or --state)')
     .option('--all', 'include finished runs older than three days')
+    .option('--since <when>', 'finished runs since then: a duration ago (7d, 36h) or a date (2026-11-20)')
+    .option('--state <states>', 'only runs in these states, e.g. failed or running,waiting')
     .action(async (run: string | undefined, opts) => {
       const { statusCommand } = await import('./commands/status.js');
       setExitCode(await statusCommand(run, opts, io));

@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
@@ -111,7 +110,8 @@ export interface WrapperRef {
   id: string;
 }
 
-async function wrapperRunning(w: WrapperRef): Promise<boolean> {
+/** Whether tmux shows the run's pane with its wrapper still running. */
+export async function wrapperRunning(w: WrapperRef): Promise<boolean> {
   const { Tmux } = await import('./tmux.js');
   return wrapperInPanes(await new Tmux(w.tmux, w.socket).panes(), w.id);
 }
@@ -137,47 +137,6 @@ export async function stopAgent(
     await new Promise((r) => setTimeout(r, 50));
   }
   return how;
-}
-
-/**
- * A backoff wait must end on time without a resident monitor: a detached `sleep` then one pass.
- * Armed once per wake time (the marker file), so repeated passes do not stack timers.
- */
-export async function armWakeTimer(
-  spec: RunSpec,
-  paths: RunPaths,
-  until: Date,
-  now: Date,
-  env: NodeJS.ProcessEnv,
-): Promise<boolean> {
-  const at = until.toISOString();
-  if (readText(paths.wake)?.trim() === at) return false;
-  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-  const root = dirname(paths.workspace);
-  const { execa } = await import('execa');
-  const log = join(root, 'reconcile.log');
-  const timer = execa(
-    '/bin/sh',
-    [
-      '-c',
-      'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
-      String(seconds),
-      spec.paths.node,
-      spec.paths.cli,
-    ],
-    {
-      detached: true,
-      cleanup: false,
-      stdin: 'ignore',
-      stdout: { file: log, append: true },
-      stderr: { file: log, append: true },
-      env: { ...env, OVERNIGHT_HOME: root },
-    },
-  );
-  timer.catch(() => {}); // it outlives this process; nobody waits for it
-  timer.unref();
-  writeFileAtomic(paths.wake, at + '\n');
-  return true;
 }
 
 export async function removeTmuxSession(

@@ -7,6 +7,7 @@ import { captureEnvironment, startSession } from '../adapters/agent.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
+import { markLive, markRemoved } from '../adapters/run-index.js';
 import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { defaultSocket } from '../adapters/tmux-socket.js';
@@ -92,11 +93,13 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     await createWorkspace(root, spec, io.env);
     const paths = runPaths(root, id);
     try {
+      markLive(root, id);
       await startSession({ spec, paths, mode: 'initial', previous: null, reason: 'launch', exit: null, now });
     } catch (err) {
       // Nothing was produced yet: a run that never started is removed, not left half made.
       rmSync(paths.workspace, { recursive: true, force: true });
       rmSync(paths.agentEnv, { force: true });
+      markRemoved(root, id, null, now);
       throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
     }
   } finally {

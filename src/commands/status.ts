@@ -1,4 +1,5 @@
 import { exists } from '../adapters/files.js';
+import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { listRunIds } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
@@ -7,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
+import { FinishedPicker, runFilter, type RunFilter } from '../core/run/run-index.js';
 import { runDetails } from '../core/status/details.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
@@ -18,23 +20,21 @@ import type { StatusRow } from '../dashboard/rows.js';
 export interface StatusOptions {
   json?: boolean;
   all?: boolean;
+  since?: string;
+  state?: string;
 }
-
-/** Finished runs older than this leave the table (not the JSON) unless --all. */
-const RECENT_MS = 3 * 24 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
-  let ids = listRunIds(root);
-  if (name) {
-    const r = resolveRunName(name, ids);
-    if ('error' in r) throw new UsageError(r.error);
-    ids = [r.id];
-  }
-  const rows = await collectRows(ids, { root, settings, io });
-
   const now = io.now();
+  const filter = runFilter(opts, now);
+  if ('error' in filter) throw new UsageError(filter.error);
+  const picked = name ? namedRun(root, name) : pickRuns(root, filter);
+  const rows = (await collectRows(picked.ids, { root, settings, io })).filter(
+    (r) => (!filter.states || filter.states.includes(r.state)) && (name || picked.keep(r)),
+  );
+
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(root);
   const warning = supervisionWarning(schedule, lastPassAt, live, now);
@@ -43,14 +43,17 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     if (warning) io.stderr(warning);
     return 0;
   }
-  if (rows.length === 0) {
-    io.stdout(`No runs in ${root}. Start one with: overnight launch "<task>"`);
+  if (rows.length === 0 && !picked.more) {
+    io.stdout(
+      filter.states || opts.since
+        ? 'No runs match.'
+        : `No runs in ${root}. Start one with: overnight launch "<task>"`,
+    );
     return 0;
   }
-  const shown = name || opts.all ? rows : rows.filter((r) => isRecent(r, now));
-  for (const line of formatTable(shown, now)) io.stdout(line);
-  const hidden = rows.length - shown.length;
-  if (hidden > 0) io.stdout(`(${hidden} older finished runs hidden; overnight status --all shows them)`);
+  for (const line of formatTable(rows, now)) io.stdout(line);
+  if (picked.more)
+    io.stdout('(older finished runs hidden; overnight status --all, or --since 7d, shows them)');
   const one = name ? rows[0] : undefined;
   if (one) {
     const files = { report: exists(runPaths(root, one.id).report) };
@@ -60,8 +63,52 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   return 0;
 }
 
-function isRecent(r: StatusRow, now: Date): boolean {
+interface Picked {
+  ids: string[];
+  /** Finished runs outside the window were left out. */
+  more: boolean;
+  /** Whether a row read stays (runs without an index are judged by their rows). */
+  keep: (row: StatusRow) => boolean;
+}
+
+function namedRun(root: string, name: string): Picked {
+  const r = resolveRunName(name, listRunIds(root));
+  if ('error' in r) throw new UsageError(r.error);
+  return { ids: [r.id], more: false, keep: () => true };
+}
+
+/**
+ * Every live run and the finished runs of the window, from the runs root's indexes: an old
+ * finished run is never opened. Without the indexes (no pass has run since an upgrade) every run
+ * is read and judged by its row, as before.
+ */
+function pickRuns(root: string, filter: RunFilter): Picked {
+  const live = liveRunIds(root);
+  if (live === null) {
+    let more = false;
+    const keep = (r: StatusRow) => {
+      const recent = !filter.since || isRecent(r, filter.since);
+      if (!recent) more = true;
+      return recent;
+    };
+    return {
+      ids: listRunIds(root),
+      get more() {
+        return more;
+      },
+      keep,
+    };
+  }
+  const picker = new FinishedPicker(filter.since);
+  readFinished(root, picker);
+  const ids = [...new Set([...live, ...picker.ids])]
+    .filter((id) => exists(runPaths(root, id).workspace))
+    .sort();
+  return { ids, more: picker.more, keep: () => true };
+}
+
+function isRecent(r: StatusRow, since: Date): boolean {
   if (r.state !== 'done' && r.state !== 'failed') return true;
   const last = r.lastOutputAt ?? r.endsAt;
-  return !last || now.getTime() - new Date(last).getTime() < RECENT_MS;
+  return !last || new Date(last).getTime() >= since.getTime();
 }

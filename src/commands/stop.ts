@@ -1,8 +1,9 @@
 import { waitLock } from '../adapters/lock.js';
+import { ensureRunIndex } from '../adapters/run-index.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
-import { UsageError } from '../core/errors.js';
+import { OperationalError, UsageError } from '../core/errors.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
@@ -14,8 +15,15 @@ export interface StopOptions {
 export const STOPPED_REASON = 'stopped by user';
 
 /**
- * DONE first, so that no pass restarts the agent from here on; then the agent and its tmux
- * session go.
+ * How long stop looks for an agent a moment away from starting (a pass started its session just
+ * before): it records itself and, seeing DONE, never starts; stop returns once that is settled.
+ */
+const SETTLE_MS = 15_000;
+
+/**
+ * DONE first, so that no pass restarts the agent from here on and no starting agent goes on to
+ * run; then the agent's process group, its wake timer and its tmux session go. When it returns,
+ * nothing of the run is alive.
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
@@ -23,19 +31,21 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
-  const all = listRunIds(root);
-  let ids: string[];
+  let named: string | null = null;
   if (name) {
-    const r = resolveRunName(name, all);
+    const r = resolveRunName(name, listRunIds(root));
     if ('error' in r) throw new UsageError(r.error);
-    ids = [r.id];
-  } else {
-    ids = all.filter((id) => !hasSentinel(runPaths(root, id)));
-    if (ids.length === 0) io.stdout('No unfinished runs to stop.');
+    named = r.id;
+  } else if (listRunIds(root).length === 0) {
+    io.stdout('No unfinished runs to stop.');
+    return 0;
   }
   // Under the pass lock: a pass that is starting this run's next session finishes first.
-  const release = ids.length > 0 ? await waitLock(rootPaths(root).lock, 60_000, () => {}) : async () => {};
+  const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
+  let unsettled = 0;
   try {
+    const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
+    if (ids.length === 0) io.stdout('No unfinished runs to stop.');
     for (const id of ids) {
       const paths = runPaths(root, id);
       const already = hasSentinel(paths);
@@ -43,15 +53,22 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         writeSentinel(paths, 'DONE', STOPPED_REASON);
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
-      await finalizeFinished(id, paths, io.now());
+      const done = await finalizeFinished(id, paths, io.now(), { waitMs: SETTLE_MS });
+      if (!done?.settled) unsettled++;
       io.stdout(
-        already
-          ? `${id}: already finished; nothing left running`
-          : `${id}: stopped (DONE: ${STOPPED_REASON})`,
+        !done?.settled
+          ? `${id}: DONE, but its last session could not be verified over; ` +
+              'the next reconcile pass looks again'
+          : !already
+            ? `${id}: stopped (DONE: ${STOPPED_REASON})`
+            : done.stopped
+              ? `${id}: already finished; stopped an agent that was still running`
+              : `${id}: already finished; nothing left running`,
       );
     }
   } finally {
     await release();
   }
+  if (unsettled > 0) throw new OperationalError(`${unsettled} run(s) may still have an agent starting`);
   return 0;
 }

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import {
-  armWakeTimer,
-  removeTmuxSession,
-  startSession,
-  stopAgent,
-  type WrapperRef,
-} from '../adapters/agent.js';
+import { removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import {
@@ -18,6 +12,7 @@ import {
   writeSpec,
 } from '../adapters/store.js';
 import { archiveTranscript } from '../adapters/transcript.js';
+import { armWakeTimer } from '../adapters/wake-timer.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';

@@ -1,34 +1,70 @@
 import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 
-import { removeTmuxSession, stopAgent } from '../adapters/agent.js';
-import { writeFileAtomic } from '../adapters/files.js';
-import { stopGraceOf } from '../adapters/processes.js';
-import { hasSentinel, readSession, readSpec } from '../adapters/store.js';
+import { removeTmuxSession, stopAgent, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
+import { readText, writeFileAtomic } from '../adapters/files.js';
+import { isAlive, stopGraceOf } from '../adapters/processes.js';
+import { markFinished } from '../adapters/run-index.js';
+import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
+import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { RunPaths } from '../core/run/paths.js';
-import type { RunSpec } from '../core/run/types.js';
+import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
 import { observe } from './observe.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 
+export interface FinalizeOptions {
+  /**
+   * How long to keep looking for an agent a moment away from starting (a wrapper between its
+   * start and its pid record): `stop` waits, so that nothing of the run is alive when it returns;
+   * a pass does not, and leaves the run among the live ones for the next pass to look at again.
+   */
+  waitMs?: number;
+}
+
+export interface Finalized {
+  /** An agent was still running and was stopped now. */
+  stopped: boolean;
+  /** The run is verified free of agents, summarized, and out of every later pass. */
+  settled: boolean;
+}
+
 /**
- * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
- * its status summary, which marks it as finished for every later pass. False for live runs.
+ * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
+ * process group, its wake timer, its tmux session), then write its status summary and move it to
+ * the finished index, out of every later pass. Null for live runs.
  */
-export async function finalizeFinished(id: string, paths: RunPaths, now: Date): Promise<boolean> {
-  if (!hasSentinel(paths)) return false;
+export async function finalizeFinished(
+  id: string,
+  paths: RunPaths,
+  now: Date,
+  opts: FinalizeOptions = {},
+): Promise<Finalized | null> {
+  const sentinel = readSentinel(paths);
+  if (!sentinel) return null;
   let spec: RunSpec | null = null;
   try {
     spec = await readSpec(paths);
   } catch {
     // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
   }
-  const session = readSession(paths);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
   const socket = spec?.paths.tmuxSocket ?? null;
   const wrapper = tmuxBin ? { tmux: tmuxBin, socket, id } : undefined;
-  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined, wrapper);
+  await cancelWakeTimer(paths);
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  let stopped = false;
+  for (;;) {
+    const session = readSession(paths);
+    const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
+    if ((await stopAgent(paths, session, grace, wrapper)) !== 'gone') stopped = true;
+    if (await settled(paths, session, wrapper)) break;
+    // Not yet: the next pass looks again (the run stays live until its last session is settled).
+    if (Date.now() >= deadline) return { stopped, settled: false };
+    await new Promise((r) => setTimeout(r, 100));
+  }
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
@@ -37,5 +73,23 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
   }
-  return true;
+  const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
+  markFinished(dirname(paths.workspace), { id, finishedAt: now, state });
+  return { stopped, settled: true };
+}
+
+/**
+ * The run's last session can start no agent any more: its end is recorded, or its recorded agent
+ * is gone, or it has no agent record and no wrapper that could still start one. (An agent records
+ * itself before it starts, and starts only while no sentinel exists.)
+ */
+async function settled(
+  paths: RunPaths,
+  session: SessionRecord | null,
+  wrapper?: WrapperRef,
+): Promise<boolean> {
+  if (!session || readText(paths.exitFile(session.n)) !== null) return true;
+  const agent = readAgent(paths, session);
+  if (agent) return !(await isAlive(agent.pid, agent.startTime));
+  return !(wrapper && (await wrapperRunning(wrapper)));
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
+import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
@@ -61,7 +62,8 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
-      ids = listRunIds(root);
+      // Only live runs: a finished run costs a pass nothing. A dry run leaves the index alone.
+      ids = opts.dryRun ? (liveRunIds(root) ?? listRunIds(root)) : ensureRunIndex(root);
       ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
       const later: string[] = [];
       for (const id of ids) {

@@ -1,7 +1,8 @@
 import { exists } from '../adapters/files.js';
+import { markRemoved } from '../adapters/run-index.js';
 import { RunFileError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
-import { finishedFiles, runPaths } from '../core/run/paths.js';
+import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
 import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
@@ -40,13 +41,15 @@ export async function reconcileRun(
   ctx: PassContext,
   opts: RunOptions,
 ): Promise<Outcome | undefined | typeof RECHECK> {
-  // Finished and verified free of agents: nothing more to read (keeps a pass over old runs fast).
-  const f = finishedFiles(ctx.root, id);
-  if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
   const paths = runPaths(ctx.root, id);
+  // Gone from the runs root (removed by hand): nothing to supervise, and no longer live.
+  if (!exists(paths.workspace)) {
+    if (!opts.dryRun) markRemoved(ctx.root, id, null, ctx.io.now());
+    return undefined;
+  }
   const clock = localTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now())) !== null) return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);

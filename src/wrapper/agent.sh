@@ -5,21 +5,6 @@
 # usage: agent.sh WORKSPACE SESSION NODE CLI -- AGENT [ARG...]
 set -u
 umask 077
-ws=$1 n=$2 node=$3 cli=$4
-shift 4
-[ "${1:-}" = "--" ] && shift
-state="$ws/.overnight"
-root=$(dirname "$ws")
-
-# The environment captured at launch: NAME=value lines, exported literally, never evaluated.
-# It lives outside the workspace, which the agent itself can read.
-envfile="$root/.agent-env/$(basename "$ws").env"
-if [ -r "$envfile" ]; then
-  while IFS= read -r kv; do
-    # shellcheck disable=SC2163 # kv is NAME=value: export sets that variable, as intended
-    case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
-  done < "$envfile"
-fi
 
 # Process identity is (pid, start time), so that a recycled pid is never taken for the agent.
 start_time() {
@@ -41,6 +26,37 @@ atomic() {
   printf '%s\n' "$2" > "$1.tmp.$$" && { sync "$1.tmp.$$" 2> /dev/null || sync; } && mv -f "$1.tmp.$$" "$1"
 }
 
+# The agent's own process, started by the wrapper below as `agent.sh --exec-agent PIDFILE WS AGENT...`:
+# it records its pid before it becomes the agent (exec keeps the pid and its start time), so no
+# agent ever runs unrecorded, whatever happens to the wrapper; and it becomes the agent only if the
+# run has not finished meanwhile. `overnight stop` writes DONE, then reads this record: either it
+# sees the pid and stops the agent, or this check sees DONE and nothing starts.
+if [ "${1:-}" = "--exec-agent" ]; then
+  pidfile=$2 run=$3
+  shift 3
+  atomic "$pidfile" "$$ $(start_time "$$")"
+  if [ -e "$run/DONE" ] || [ -e "$run/FAILED" ]; then
+    exit 0
+  fi
+  exec "$@"
+fi
+
+ws=$1 n=$2 node=$3 cli=$4
+shift 4
+[ "${1:-}" = "--" ] && shift
+state="$ws/.overnight"
+root=$(dirname "$ws")
+
+# The environment captured at launch: NAME=value lines, exported literally, never evaluated.
+# It lives outside the workspace, which the agent itself can read.
+envfile="$root/.agent-env/$(basename "$ws").env"
+if [ -r "$envfile" ]; then
+  while IFS= read -r kv; do
+    # shellcheck disable=SC2163 # kv is NAME=value: export sets that variable, as intended
+    case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
+  done < "$envfile"
+fi
+
 # Job control gives the agent its own process group (so it can be signalled as a whole)
 # and keeps SIGINT at its default in it; the final pass gets its own too, so the pane closing
 # as this script ends does not hang it up. One compound command from the agent's start to its
@@ -48,12 +64,13 @@ atomic() {
 # job forgotten before `wait` would be recorded as 127 instead of the agent's status.
 set -m
 {
-  "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+  /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$ws" "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
   pid=$!
-  atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
-  # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent. Set only
-  # now: the agent started with SIGINT at its default, which is how `overnight stop` asks it to end.
-  trap '' INT
+  # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent, and tmux
+  # closing the pane (its server gone, or `stop` removing the session) must not keep the agent's
+  # end from being recorded. Set only now: the agent starts with SIGINT and SIGHUP at their
+  # defaults; SIGINT is how `overnight stop` asks it to end.
+  trap '' INT HUP
   id=$(basename "$ws")
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
   printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"

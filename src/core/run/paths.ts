@@ -92,6 +92,10 @@ export interface RootPaths {
   /** Written by `schedule install`: which backend runs the passes, and how often. */
   schedule: string;
   pauseAll: string;
+  /** One empty file per run a pass must look at: every run not yet verified finished. */
+  live: string;
+  /** One JSON line per run verified finished, in that order (see core/run/run-index.ts). */
+  finished: string;
 }
 
 export function rootPaths(runsRoot: string): RootPaths {
@@ -101,5 +105,7 @@ export function rootPaths(runsRoot: string): RootPaths {
     heartbeat: join(runsRoot, '.heartbeat.json'),
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
+    live: join(runsRoot, '.live'),
+    finished: join(runsRoot, '.finished.jsonl'),
   };
 }

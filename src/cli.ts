@@ -81,7 +81,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       .description(
         pause
           ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)'
-          : 'supervise a paused run again',
+          : 'supervise a paused run again, with a reconcile pass at once',
       )
       .argument('[run]', 'the run (a unique prefix of its id is enough)')
       .option('--all', pause ? 'pause every run' : 'lift the pause of every run')

@@ -6,7 +6,7 @@ import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { appendLine, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
-import { appendRestart, readAgent, writeSession } from './store.js';
+import { appendRestart, readAgent, readSessionLogs, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper in tmux.
 
@@ -49,11 +49,17 @@ export interface SessionStart {
   uptime?: number | null;
   /** A fresh conversation (the new id is in `spec`), handed the previous session's last words. */
   handover?: { lastResult: string | null };
+  /**
+   * `previous` never started its agent: it is started again as recorded (its prompt, restart.log
+   * line and marker stand), under the same number.
+   */
+  again?: boolean;
 }
 
 /**
- * Records the new session before starting it: if this process dies in between, the next pass
- * sees a session that never ran and starts it again (a restart counted twice, never an agent twice).
+ * Records the new session before starting it: if this process dies in between, or tmux refuses
+ * it, the next pass sees a session whose agent never recorded itself and starts it again under
+ * the same number (counted once, never an agent twice).
  */
 export async function startSession(s: SessionStart): Promise<SessionRecord> {
   // Never two agents on one run, whatever the caller observed.
@@ -62,10 +68,17 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
-  const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
+  const again = s.again && s.previous ? s.previous : null;
+  const fresh = again ? again.fresh === true : s.handover !== undefined;
+  const session: SessionRecord = {
+    n: again ? again.n : (s.previous?.n ?? 0) + 1,
+    mode: s.mode,
+    startedAt: s.now,
+    ...(fresh ? { fresh: true } : {}),
+  };
+  if (!again) writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
   writeSession(s.paths, session);
-  if (s.mode !== 'initial')
+  if (s.mode !== 'initial' && !again)
     appendRestart(s.paths, {
       at: s.now,
       mode: s.mode,
@@ -74,16 +87,17 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
       reason: s.reason,
     });
   // Segment marker: each session's part of output.log starts with one line saying which it is.
-  appendLine(
-    s.paths.outputLog,
-    JSON.stringify({
-      type: 'overnight_session',
-      session: session.n,
-      mode: s.mode,
-      conversation: s.spec.sessionId,
-      at: s.now.toISOString(),
-    }),
-  );
+  if (!again || readSessionLogs(s.paths).at(-1)?.n !== session.n)
+    appendLine(
+      s.paths.outputLog,
+      JSON.stringify({
+        type: 'overnight_session',
+        session: session.n,
+        mode: s.mode,
+        conversation: s.spec.sessionId,
+        at: s.now.toISOString(),
+      }),
+    );
   const name = tmuxSessionName(s.spec.id);
   await tmux.killSession(name); // a finished wrapper's session may linger for a moment
   const argv = [
@@ -95,7 +109,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh),
   ];
   await tmux.newSession(name, s.paths.workspace, argv);
   return session;

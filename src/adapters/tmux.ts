@@ -14,6 +14,9 @@ function tmuxEnv(): Record<string, string | undefined> {
   return { TMUX: undefined, TMUX_PANE: undefined };
 }
 
+/** Tries of `new-session` before a pass gives up on it (about 3 s in all). */
+const NEW_SESSION_TRIES = 5;
+
 export class Tmux {
   /** `socket`: the server the run was started on; null for the caller's default. */
   constructor(
@@ -44,8 +47,24 @@ export class Tmux {
     return panes;
   }
 
-  /** Starts `argv` directly (several arguments: tmux execs them without a shell). */
+  /**
+   * Starts `argv` directly (several arguments: tmux execs them without a shell). A server that is
+   * exiting (its last session just ended) refuses with "server exited unexpectedly" or "lost
+   * server": tried again a few times, a fresh server starting on the next try.
+   */
   async newSession(name: string, cwd: string, argv: string[]): Promise<void> {
+    let failure = '';
+    for (let attempt = 0; attempt < NEW_SESSION_TRIES; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      failure = await this.tryNewSession(name, cwd, argv);
+      if (!failure) return;
+      // A session of that name left by a wrapper that just ended: gone before the next try.
+      if (/duplicate session/i.test(failure)) await this.killSession(name);
+    }
+    throw new Error(`tmux could not start session ${name}: ${failure}`);
+  }
+
+  private async tryNewSession(name: string, cwd: string, argv: string[]): Promise<string> {
     // tmux makes its own default socket's directory, but not one given with -S.
     if (this.socket) mkdirSync(dirname(this.socket), { recursive: true, mode: 0o700 });
     const r = await this.run([
@@ -62,10 +81,7 @@ export class Tmux {
       '--',
       ...argv,
     ]);
-    if (r.exitCode !== 0)
-      throw new Error(
-        `tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`,
-      );
+    return r.exitCode === 0 ? '' : String(r.stderr).trim() || `exit ${r.exitCode}`;
   }
 
   async killSession(name: string): Promise<void> {

@@ -7,6 +7,7 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { runPass } from '../reconcile/pass.js';
 
 // A paused run is left exactly as it is: a live agent keeps running, a dead one is not restarted.
 // The PAUSE file is the whole state, in the workspace (one run) or in the runs root (every run).
@@ -22,7 +23,8 @@ export async function pauseCommand(
       'name one run (a unique prefix of its id is enough) or use --all: ' +
         `overnight ${pause ? 'pause' : 'resume'} <run>`,
     );
-  const root = (await settingsWithWarnings(io)).runsDir;
+  const settings = await settingsWithWarnings(io);
+  const root = settings.runsDir;
   let file: string;
   let what: string;
   if (name) {
@@ -42,9 +44,16 @@ export async function pauseCommand(
     io.stdout(`${what}: paused; nothing will be restarted until \`overnight resume\``);
   } else {
     rmSync(file, { force: true });
-    io.stdout(`${what}: resumed; the next reconcile pass supervises it again`);
+    io.stdout(`${what}: resumed`);
     if (name && exists(rootPaths(root).pauseAll))
       io.stdout('note: every run is still paused (overnight resume --all)');
+    // A wait that ended while the run was paused armed nothing since: a pass now picks it up
+    // (and arms the timer of a wait still to come), with no schedule needed.
+    const pass = await runPass(settings, io, {
+      retryLock: 5000,
+      onOutcome: (o) => (o.action === 'error' ? io.stderr : io.stdout)(`${o.id}: ${o.message}`),
+    });
+    if (!pass.ran) io.stdout('a reconcile pass is running; it runs once more for the resumed runs');
   }
   return 0;
 }

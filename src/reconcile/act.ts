@@ -132,8 +132,10 @@ async function start(
     spentUsd: ended?.costUsd ?? 0,
     uptime: action.uptime,
     handover,
+    again: action.again,
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
-  record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh });
+  const again = action.again ? { again: true } : {};
+  record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh, ...again });
   return true;
 }

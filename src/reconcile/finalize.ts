@@ -65,6 +65,9 @@ export async function finalizeFinished(
     if (Date.now() >= deadline) return { stopped, settled: false };
     await new Promise((r) => setTimeout(r, 100));
   }
+  // A caller that waits also sees the wrapper out (it records the end, then leaves).
+  while (wrapper && Date.now() < deadline && (await wrapperRunning(wrapper)))
+    await new Promise((r) => setTimeout(r, 100));
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });

@@ -91,6 +91,7 @@ async function observeAgent(
   return {
     running: false,
     wrapperAlive,
+    started: pid !== null,
     exit,
     hung: exists(paths.hungFile(session.n)),
     ...end,

@@ -31,10 +31,21 @@ atomic() {
 # agent ever runs unrecorded, whatever happens to the wrapper; and it becomes the agent only if the
 # run has not finished meanwhile. `overnight stop` writes DONE, then reads this record: either it
 # sees the pid and stops the agent, or this check sees DONE and nothing starts.
+# The record is linked into place, which fails if one exists: a second wrapper started for the
+# same session (the first thought lost) never starts a second agent. No record, no agent.
 if [ "${1:-}" = "--exec-agent" ]; then
   pidfile=$2 run=$3
   shift 3
-  atomic "$pidfile" "$$ $(start_time "$$")"
+  tmp="$pidfile.tmp.$$"
+  if ! { printf '%s\n' "$$ $(start_time "$$")" > "$tmp" && { sync "$tmp" 2> /dev/null || sync; }; }; then
+    rm -f "$tmp"
+    exit 1
+  fi
+  if ! ln "$tmp" "$pidfile" 2> /dev/null; then
+    rm -f "$tmp"
+    exit 0
+  fi
+  rm -f "$tmp"
   if [ -e "$run/DONE" ] || [ -e "$run/FAILED" ]; then
     exit 0
   fi

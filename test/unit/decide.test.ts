@@ -281,6 +281,54 @@ describe('decide', () => {
       now: BEFORE_END,
       want: { kind: 'start', mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' },
     },
+    // A session that never started its agent (tmux refused it) is started again, not a crash.
+    {
+      name: 'a resume that never started',
+      obs: observation({
+        session: ended(session('resume', 2), { started: false }),
+        restarts: restarts(['resume']),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'start',
+        mode: 'resume',
+        again: true,
+        exit: null,
+        reason: expect.stringMatching(/never started/),
+      },
+    },
+    {
+      name: 'a fresh start that never started, its transcript missing: not escalated again',
+      obs: observation({
+        session: ended(session('resume', 2), { started: false, transcriptBytes: null }),
+        restarts: restarts(['resume']),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'start',
+        mode: 'resume',
+        again: true,
+        reason: expect.stringMatching(/starting it again$/),
+      },
+    },
+    {
+      name: 'a synthesis that never started, within its budget',
+      obs: observation({ session: ended(session('synthesis', 3), { started: false }) }),
+      now: AFTER_END,
+      want: { kind: 'start', mode: 'synthesis', again: true },
+    },
+    {
+      name: 'a resume that never started, the end time passed: the synthesis',
+      obs: observation({ session: ended(session('resume', 2), { started: false }) }),
+      now: AFTER_END,
+      want: { kind: 'start', mode: 'synthesis', reason: expect.stringMatching(/^end time reached/) },
+    },
+    {
+      name: 'a synthesis that never started, its budget spent: the end',
+      obs: observation({ session: ended(session('synthesis', 3), { started: false }) }),
+      now: AFTER_BUDGET,
+      want: { kind: 'finish', sentinel: 'DONE', reason: expect.stringMatching(/^no report/) },
+    },
     {
       name: 'first crash recorded a moment after now (no backoff is no wait)',
       obs: observation({ session: ended(session(), { exit: exited(1, at('03:00:00.005')) }) }),

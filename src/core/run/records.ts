@@ -47,11 +47,12 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 }
 
 export function serializeSession(s: SessionRecord): string {
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString() }) + '\n';
+  const fresh = s.fresh ? { fresh: true } : {};
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString(), ...fresh }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
-  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown };
+  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown; fresh?: unknown };
   const startedAt = new Date(String(v.startedAt));
   if (
     typeof v.n !== 'number' ||
@@ -60,7 +61,7 @@ export function parseSession(text: string): SessionRecord {
   ) {
     throw new Error('not a session record');
   }
-  return { n: v.n, mode: v.mode as SessionMode, startedAt };
+  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...(v.fresh === true ? { fresh: true } : {}) };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */

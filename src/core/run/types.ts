@@ -53,6 +53,8 @@ export interface SessionRecord {
   n: number;
   mode: SessionMode;
   startedAt: Date;
+  /** A new conversation (`--session-id`), not a resume: a session started again must be the same. */
+  fresh?: boolean;
 }
 
 export interface RestartEntry {

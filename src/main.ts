@@ -1,6 +1,7 @@
 import { systemClock } from './adapters/clock.js';
 import type { Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
+import { describeIoError } from './core/io-error.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
 
@@ -18,6 +19,13 @@ function codeOf(err: unknown): number {
   return typeof code === 'number' ? code : 1;
 }
 
+/** An error of the system in words ("no space left on device (ENOSPC)"), with the file it concerns. */
+function said(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || !/^E[A-Z]+$/.test(e.code)) return e?.message ?? String(err);
+  return describeIoError(e) + (e.path ? `: ${e.path}` : '');
+}
+
 async function main(): Promise<number> {
   let exitCode = 0;
   try {
@@ -28,9 +36,7 @@ async function main(): Promise<number> {
     // Commander has already printed its own message.
     if (!(err instanceof CommanderError)) {
       io.stderr(
-        process.env.OVERNIGHT_DEBUG === '1'
-          ? String((err as Error).stack ?? err)
-          : `overnight: ${(err as Error).message ?? String(err)}`,
+        process.env.OVERNIGHT_DEBUG === '1' ? String((err as Error).stack ?? err) : `overnight: ${said(err)}`,
       );
     }
     return code;

@@ -15,7 +15,8 @@ import {
   type CheckResult,
 } from '../core/doctor/checks.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
-import { checkSchedule } from '../core/doctor/schedule.js';
+import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
+import { localTime } from '../core/local-time.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
@@ -55,6 +56,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkTmux(tmux, where),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
     checkSchedule(schedule, io.now()),
+    checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),
     // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
     checkCredentials(env, where, io.env),
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),

@@ -1,7 +1,7 @@
 import { exists } from '../adapters/files.js';
 import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { listRunIds } from '../adapters/store.js';
-import { readSupervision } from '../adapters/supervision.js';
+import { readHeartbeat, readSupervision } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
@@ -10,7 +10,7 @@ import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
 import { FinishedPicker, runFilter, type RunFilter } from '../core/run/run-index.js';
 import { runDetails } from '../core/status/details.js';
-import { supervisionWarning } from '../core/status/supervision.js';
+import { passFailure, supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
 import { collectRows } from '../dashboard/collect.js';
 import type { StatusRow } from '../dashboard/rows.js';
@@ -37,10 +37,14 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
 
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(root);
-  const warning = supervisionWarning(schedule, lastPassAt, live, now);
+  const failing = passFailure(readHeartbeat(root), localTime());
+  const warnings = [
+    ...(failing ? [`warning: ${failing}; nothing is supervised until a pass goes through`] : []),
+    ...[supervisionWarning(schedule, lastPassAt, live, now)].filter((w) => w !== null),
+  ];
   if (opts.json) {
     io.stdout(JSON.stringify(rows, null, 2));
-    if (warning) io.stderr(warning);
+    for (const w of warnings) io.stderr(w);
     return 0;
   }
   if (rows.length === 0 && !picked.more) {
@@ -49,17 +53,17 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
         ? 'No runs match.'
         : `No runs in ${root}. Start one with: overnight launch "<task>"`,
     );
-    return 0;
+  } else {
+    for (const line of formatTable(rows, now)) io.stdout(line);
+    if (picked.more)
+      io.stdout('(older finished runs hidden; overnight status --all, or --since 7d, shows them)');
   }
-  for (const line of formatTable(rows, now)) io.stdout(line);
-  if (picked.more)
-    io.stdout('(older finished runs hidden; overnight status --all, or --since 7d, shows them)');
   const one = name ? rows[0] : undefined;
   if (one) {
     const files = { report: exists(runPaths(root, one.id).report) };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
   }
-  if (warning) io.stdout(`\n${warning}`);
+  if (warnings.length > 0) io.stdout(['', ...warnings].join('\n'));
   return 0;
 }
 

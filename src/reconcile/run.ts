@@ -1,6 +1,7 @@
 import { exists } from '../adapters/files.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { RunFileError } from '../core/errors.js';
+import { describeIoError } from '../core/io-error.js';
 import { localTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
@@ -73,6 +74,6 @@ export async function reconcileRun(
   } catch (err) {
     const message = (err as Error).message;
     if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
-    return { id, action: 'error', message: `error: ${message}` };
+    return { id, action: 'error', message: `error: ${describeIoError(err as Error)}` };
   }
 }

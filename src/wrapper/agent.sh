@@ -20,10 +20,16 @@ start_time() {
   fi
 }
 
-# Temp file, flushed to disk, renamed: a crash never leaves half a record. Only that file is
-# flushed where sync takes one (a whole-system sync can take seconds on a busy machine).
+# Temp file, flushed to disk, renamed: a crash never leaves half a record, and a write that fails
+# (a full disk) leaves no temp file. Only that file is flushed where sync takes one (a whole-system
+# sync can take seconds on a busy machine).
 atomic() {
-  printf '%s\n' "$2" > "$1.tmp.$$" && { sync "$1.tmp.$$" 2> /dev/null || sync; } && mv -f "$1.tmp.$$" "$1"
+  partial="$1.tmp.$$"
+  if printf '%s\n' "$2" > "$partial" && { sync "$partial" 2> /dev/null || sync; } && mv -f "$partial" "$1"; then
+    return 0
+  fi
+  rm -f "$partial"
+  return 1
 }
 
 # The agent's own process, started by the wrapper below as `agent.sh --exec-agent PIDFILE WS AGENT...`:

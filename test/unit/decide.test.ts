@@ -10,6 +10,7 @@ import {
   at,
   BEFORE_END,
   BUDGET_END,
+  cleanResult,
   crashes,
   done,
   ended,
@@ -328,6 +329,18 @@ describe('decide', () => {
       obs: observation({ session: ended(session('synthesis', 3), { started: false }) }),
       now: AFTER_BUDGET,
       want: { kind: 'finish', sentinel: 'DONE', reason: expect.stringMatching(/^no report/) },
+    },
+    {
+      name: 'a clean result with REPORT.md, its exit unrecorded (the wrapper killed)',
+      obs: observation({ session: ended(session(), { result: cleanResult('done') }), reportExists: true }),
+      now: BEFORE_END,
+      want: { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written' },
+    },
+    {
+      name: 'a clean result, its exit unrecorded: continued, not a crash',
+      obs: observation({ session: ended(session(), { result: cleanResult('done') }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'continue', exit: null },
     },
     {
       name: 'first crash recorded a moment after now (no backoff is no wait)',

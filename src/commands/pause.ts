@@ -5,6 +5,7 @@ import { appendEvent, listRunIds } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
+import { describeIoError } from '../core/io-error.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runPass } from '../reconcile/pass.js';
@@ -27,13 +28,13 @@ export async function pauseCommand(
   const root = settings.runsDir;
   let file: string;
   let what: string;
+  let paths: ReturnType<typeof runPaths> | null = null;
   if (name) {
     const r = resolveRunName(name, listRunIds(root));
     if ('error' in r) throw new UsageError(r.error);
-    const paths = runPaths(root, r.id);
+    paths = runPaths(root, r.id);
     file = paths.pause;
     what = r.id;
-    appendEvent(paths, io.now(), { action: pause ? 'pause' : 'resume', reason: 'by user' });
   } else {
     file = rootPaths(root).pauseAll;
     what = 'every run';
@@ -41,19 +42,40 @@ export async function pauseCommand(
   if (pause) {
     mkdirSync(root, { recursive: true, mode: 0o700 });
     if (!exists(file)) writeFileAtomic(file, `paused by user at ${io.now().toISOString()}\n`);
+    if (paths) record(paths, 'pause', io);
     io.stdout(`${what}: paused; nothing will be restarted until \`overnight resume\``);
   } else {
+    // The pause goes first: even a disk too full to record anything does not keep a run paused.
     rmSync(file, { force: true });
+    if (paths) record(paths, 'resume', io);
     io.stdout(`${what}: resumed`);
     if (name && exists(rootPaths(root).pauseAll))
       io.stdout('note: every run is still paused (overnight resume --all)');
     // A wait that ended while the run was paused armed nothing since: a pass now picks it up
     // (and arms the timer of a wait still to come), with no schedule needed.
-    const pass = await runPass(settings, io, {
-      retryLock: 5000,
-      onOutcome: (o) => (o.action === 'error' ? io.stderr : io.stdout)(`${o.id}: ${o.message}`),
-    });
-    if (!pass.ran) io.stdout('a reconcile pass is running; it runs once more for the resumed runs');
+    try {
+      const pass = await runPass(settings, io, {
+        retryLock: 5000,
+        onOutcome: (o) => (o.action === 'error' ? io.stderr : io.stdout)(`${o.id}: ${o.message}`),
+      });
+      if (!pass.ran) io.stdout('a reconcile pass is running; it runs once more for the resumed runs');
+    } catch (err) {
+      io.stderr(
+        `warning: the pass after resume failed (${describeIoError(err as Error)}); the next one tries again`,
+      );
+    }
   }
   return 0;
+}
+
+/** The events log says who paused and resumed; a log that cannot be written does not stop either. */
+function record(paths: ReturnType<typeof runPaths>, action: 'pause' | 'resume', io: Io): void {
+  try {
+    appendEvent(paths, io.now(), { action, reason: 'by user' });
+  } catch (err) {
+    io.stderr(
+      `warning: the ${action} could not be recorded in the run's events log ` +
+        `(${describeIoError(err as Error)})`,
+    );
+  }
 }

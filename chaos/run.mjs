@@ -61,6 +61,8 @@ const active = new Map();
 const judged = [];
 const duplicatePairs = new Set();
 let orphans = 0;
+/** What the scheduled passes said, for the story of a run that went wrong. */
+const schedulerLog = [];
 let launched = 0;
 let running = true;
 
@@ -175,6 +177,10 @@ async function check(run) {
     log(`${run.id}: ${result.sentinel ?? 'unfinished'} without a report: ${result.reason}`);
     for (const file of ['restart.log', '.overnight/events.jsonl'])
       log(`  ${file}:\n${(readText(join(ws, file)) ?? '').trimEnd().split('\n').slice(-12).join('\n')}`);
+    const passes = [...schedulerLog, ...(readText(join(world.runs, 'reconcile.log')) ?? '').split('\n')]
+      .flatMap((entry) => entry.split('\n'))
+      .filter((l) => l.includes(run.id) || /^\d{4}-.*exit [1-9]/.test(l));
+    log(`  passes about it:\n${passes.slice(-25).join('\n')}`);
   }
   judged.push({ run, result, finished: settled });
   active.delete(run.id);
@@ -186,7 +192,11 @@ async function check(run) {
 /** The schedule: a pass every two seconds, as cron would every few minutes. */
 async function schedule() {
   while (running) {
-    await overnight(world, ['reconcile'], {}, 60_000);
+    const t = Date.now();
+    const r = await overnight(world, ['reconcile'], {}, 60_000);
+    const took = ((Date.now() - t) / 1000).toFixed(1);
+    const said = (r.stdout + r.stderr).trim();
+    schedulerLog.push(`${new Date().toISOString()} exit ${r.code} in ${took}s${said ? `\n${said}` : ''}`);
     await sleep(2000);
   }
 }

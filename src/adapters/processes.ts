@@ -16,7 +16,7 @@ export async function startTimeOf(pid: number): Promise<string | null> {
     }
   }
   const { execa } = await import('execa'); // loaded only where it is needed: startup is most of a pass
-  const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false });
+  const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false, cwd: '/' });
   const text = String(r.stdout).trim().replace(/\s+/g, ' ');
   return r.exitCode === 0 && text ? text : null;
 }

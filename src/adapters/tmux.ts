@@ -27,6 +27,9 @@ export class Tmux {
   private run(args: string[]) {
     const server = this.socket ? ['-S', this.socket] : [];
     return execa(this.bin, [...server, ...args], {
+      // Never the caller's directory: a pass started from a run's workspace outlives it when
+      // the run is removed, and a child cannot be started from a directory that is gone.
+      cwd: '/',
       env: tmuxEnv(),
       extendEnv: true,
       reject: false,
@@ -81,7 +84,9 @@ export class Tmux {
       '--',
       ...argv,
     ]);
-    return r.exitCode === 0 ? '' : String(r.stderr).trim() || `exit ${r.exitCode}`;
+    if (r.exitCode === 0) return '';
+    const how = r.exitCode !== undefined ? `exit ${r.exitCode}` : (r.signal ?? r.shortMessage ?? 'failed');
+    return String(r.stderr).trim() || how;
   }
 
   async killSession(name: string): Promise<void> {

@@ -55,6 +55,7 @@ export async function armWakeTimer(
     {
       detached: true,
       cleanup: false,
+      cwd: root,
       stdin: 'ignore',
       stdout: { file: log, append: true },
       stderr: { file: log, append: true },

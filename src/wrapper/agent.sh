@@ -97,6 +97,8 @@ set -m
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
 }
 
-# Recovery within seconds; cron, launchd or systemd stay the backstop.
+# Recovery within seconds; cron, launchd or systemd stay the backstop. The pass runs from the runs
+# root, not from this workspace, which may be removed while it runs.
+cd "$root" || cd /
 OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect } from 'vitest';
 
-import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, BIN, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // Races a night can lose: stop while a pass starts the next session, tmux refusing a session,
@@ -115,6 +116,29 @@ describe('races', () => {
     );
     const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
     expect(row?.restarts).toBe(1);
+  });
+
+  it('a pass whose working directory was removed (a run’s workspace) still starts sessions', async ({
+    sb,
+  }) => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Lose the cwd', ['--duration', '1h']);
+    await sb.crashUnderLock(id);
+    sb.releaseLock();
+    const gone = join(sb.dir, 'gone');
+    mkdirSync(gone);
+    const r = await execa(
+      '/bin/sh',
+      ['-c', `cd '${gone}' && rmdir '${gone}' && exec "$0" "$1" reconcile`, process.execPath, BIN],
+      {
+        env: sb.env,
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/resumed/);
+    await sb.agentPid(id, 2);
   });
 
   it('pause across a pending retry, then resume: the retry happens without a schedule', async ({ sb }) => {

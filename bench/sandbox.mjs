@@ -205,9 +205,15 @@ export async function makeFinishedRuns(sb, count) {
       const path = join(dst, f);
       writeFileSync(path, readFileSync(path, 'utf8').split(template.id).join(id));
     }
+    // Finished when its id says (8 hours after it started), as an old run would be.
+    const at = new Date(Date.UTC(2025, 0, 1) + (i * 8 + 8) * 3600 * 1000);
+    utimesSync(join(dst, '.overnight', 'final.json'), at, at);
     ids.push(id);
   }
   rmSync(src, { recursive: true, force: true });
+  // The runs root's indexes are rebuilt from the runs by the next pass, as after an upgrade.
+  rmSync(join(sb.runs, '.live'), { recursive: true, force: true });
+  rmSync(join(sb.runs, '.finished.jsonl'), { force: true });
   return { ids, templateAgentPid: template.agentPid };
 }
 

@@ -81,6 +81,7 @@ describe('doctor', () => {
       'tmux',
       'node',
       'schedule',
+      'passes',
       'credentials',
       'permissions',
       'runs root',

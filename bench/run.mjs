@@ -25,6 +25,7 @@ import { measureManyRuns } from './many-runs.mjs';
 import { commandOf, mb, memoryOf, peakRssMb, renderTable, timeInterleaved } from './measure.mjs';
 import { measureReboot } from './reboot.mjs';
 import { measureRecovery } from './recovery.mjs';
+import { bigLogLines, fmtMb, manyRunsLines } from './report.mjs';
 import {
   cleanup,
   CLI,
@@ -104,11 +105,11 @@ async function main() {
   const lines = CASES.includes('standard') ? await standard() : [];
   if (CASES.includes('big-log')) {
     const r = await measureBigLogs({ runs: BIG_RUNS, mb: BIG_MB, reps: REPS, warmups: WARMUPS }, log);
-    lines.push('', ...bigLogLines(r));
+    lines.push('', ...bigLogLines(r, { runs: BIG_RUNS, mb: BIG_MB, reps: REPS }));
   }
   if (CASES.includes('many-runs')) {
     const r = await measureManyRuns({ finished: MANY, live: 5, reps: REPS, warmups: WARMUPS }, log);
-    lines.push('', ...manyRunsLines(r));
+    lines.push('', ...manyRunsLines(r, { reps: REPS }));
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
@@ -208,55 +209,6 @@ async function standard() {
   lines.push(...extraLines(timing, loadBefore, loadAfter));
   for (const n of notes) lines.push(`note: ${n}`);
   return lines;
-}
-
-function fmtMb(x) {
-  return x === null ? 'n/a' : `${x.toFixed(0)} MB`;
-}
-
-function ok(good) {
-  return good ? '✓' : '✗';
-}
-
-/** Median times against bare Node, each with its goal and its peak memory. */
-function ratioLines(timing, rss, rows) {
-  const base = timing.baseline.median;
-  const lines = [`  bare node -e 0              ${base.toFixed(1)} ms   1.00×`];
-  for (const [name, label, goal] of rows) {
-    const t = timing[name].median;
-    const ratio = t / base;
-    lines.push(
-      `  ${label.padEnd(26)}  ${t.toFixed(1)} ms   ${ratio.toFixed(2)}×   goal ≤ ${goal.toFixed(1)}× ${ok(ratio <= goal)}` +
-        `   peak RSS ${fmtMb(rss[name])}`,
-    );
-  }
-  return lines;
-}
-
-function bigLogLines(r) {
-  const dead = (x) => `${(x.ms / 1000).toFixed(2)} s, peak RSS ${fmtMb(x.mb)}`;
-  return [
-    `big logs: ${BIG_RUNS} live runs, each output.log ${BIG_MB} MB (medians of ${REPS}, interleaved)`,
-    ...ratioLines(r.timing, r.rss, [
-      ['reconcile', 'overnight reconcile', 2.0],
-      ['status', 'overnight status --json', 2.5],
-    ]),
-    `  the pass that resumes a killed agent (its stream index up to date): ${dead(r.warm)}` +
-      `   goal ≤ 1 s, ≤ 150 MB ${ok(r.warm.ms <= 1000 && r.warm.mb !== null && r.warm.mb <= 150)}`,
-    `  the same pass with no stream index (the whole ${BIG_MB} MB log read once): ${dead(r.cold)}`,
-    `  the first status --json with no index at all (every log read once): ${(r.firstStatus / 1000).toFixed(2)} s`,
-  ];
-}
-
-function manyRunsLines(r) {
-  return [
-    `many runs: ${r.finished} finished (all older than the dashboard's window) + ${r.live} live ` +
-      `(medians of ${REPS}, interleaved; status shows ${r.shown} rows)`,
-    ...ratioLines(r.timing, r.rss, [
-      ['reconcile', 'overnight reconcile', 2.0],
-      ['status', 'overnight status', 2.5],
-    ]),
-  ];
 }
 
 function keptMessage() {

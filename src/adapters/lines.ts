@@ -127,11 +127,20 @@ class NewlineScanner {
     }
     return -1;
   }
+
+  /** The bytes [at, end) when the chunk in hand holds them (no read for a short line). */
+  held(at: number, end: number): Buffer | null {
+    return at >= this.chunkAt && end <= this.chunkAt + this.chunk.length
+      ? this.chunk.subarray(at - this.chunkAt, end - this.chunkAt)
+      : null;
+  }
 }
 
 /** The line in [at, end), its newline at end - 1; a line over the cap as its head and tail. */
-function lineAt(fd: number, at: number, end: number): Line {
+function lineAt(fd: number, at: number, end: number, scanner: NewlineScanner): Line {
   const bytes = end - 1 - at;
+  const held = scanner.held(at, end - 1);
+  if (held) return { at, end, text: held.toString('utf8') };
   if (bytes <= LINE_CAP) return { at, end, text: readAt(fd, at, bytes).toString('utf8') };
   const head = readAt(fd, at, LONG_HEAD).toString('utf8');
   return { at, end, text: head, tail: readAt(fd, end - 1 - LONG_TAIL, LONG_TAIL).toString('utf8') };
@@ -145,7 +154,7 @@ export function readLinesBackward(fd: number, from: number, to: number, onLine: 
   const scanner = new NewlineScanner(fd, from);
   for (let nl = scanner.before(to); nl >= 0;) {
     const previous = scanner.before(nl);
-    if (!onLine(lineAt(fd, Math.max(from, previous + 1), nl + 1))) return;
+    if (!onLine(lineAt(fd, Math.max(from, previous + 1), nl + 1, scanner))) return;
     nl = previous;
   }
 }

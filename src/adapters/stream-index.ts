@@ -5,7 +5,7 @@ import {
   copyStream,
   feedLongLine,
   judgeIndex,
-  reviveDates,
+  reviveDatesIn,
   STREAM_SHAPE,
   type StreamIndex,
 } from '../core/agent/stream-index.js';
@@ -36,12 +36,15 @@ const printOf = (fd: number, length: number) => hash(readAt(fd, 0, length));
 function loadIndex(paths: RunPaths, fd: number, dev: number, ino: number, size: number): StreamIndex | null {
   let stored: unknown;
   try {
-    stored = JSON.parse(readText(paths.streamIndex) ?? 'null', reviveDates);
+    stored = JSON.parse(readText(paths.streamIndex) ?? 'null');
   } catch {
     return null; // torn or corrupt: rebuilt
   }
   const verdict = judgeIndex(stored, { dev, ino, size }, (length) => printOf(fd, length));
-  return verdict === 'use' ? (stored as StreamIndex) : null;
+  if (verdict !== 'use') return null;
+  const idx = stored as StreamIndex;
+  reviveDatesIn(idx.state);
+  return idx;
 }
 
 function freshIndex(dev: number, ino: number): StreamIndex {

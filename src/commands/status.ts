@@ -37,7 +37,9 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
 
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(root);
-  const failing = passFailure(readHeartbeat(root), localTime());
+  // Clock text costs a few ms to set up: only made when there is a failure to say.
+  const beat = readHeartbeat(root);
+  const failing = beat?.lastError ? passFailure(beat, localTime()) : null;
   const warnings = [
     ...(failing ? [`warning: ${failing}; nothing is supervised until a pass goes through`] : []),
     ...[supervisionWarning(schedule, lastPassAt, live, now)].filter((w) => w !== null),
@@ -105,9 +107,8 @@ function pickRuns(root: string, filter: RunFilter): Picked {
   }
   const picker = new FinishedPicker(filter.since);
   readFinished(root, picker);
-  const ids = [...new Set([...live, ...picker.ids])]
-    .filter((id) => exists(runPaths(root, id).workspace))
-    .sort();
+  // A run the index names but the runs root no longer holds is left out by collectRows.
+  const ids = [...new Set([...live, ...picker.ids])].sort();
   return { ids, more: picker.more, keep: () => true };
 }
 

@@ -7,6 +7,7 @@ import {
   LONG_HEAD,
   LONG_TAIL,
   reviveDates,
+  reviveDatesIn,
   STREAM_SHAPE,
   type IndexVerdict,
   type StreamIndex,
@@ -116,6 +117,17 @@ describe('feedLongLine', () => {
 });
 
 describe('a stored state', () => {
+  test('survives JSON with its Dates, revived in place too', () => {
+    const state = folded(
+      marker(1, 'initial'),
+      JSON.stringify({
+        type: 'rate_limit_event',
+        rate_limit_info: { status: 'rejected', resetsAt: 1795259134 },
+      }),
+    );
+    expect(reviveDatesIn(JSON.parse(JSON.stringify(state)) as StreamState)).toEqual(state);
+  });
+
   test('survives JSON with its Dates (a rate limit reset time)', () => {
     const state = folded(
       marker(1, 'initial'),

@@ -86,14 +86,17 @@ function namedRun(root: string, name: string): Picked {
 /**
  * Every live run and the finished runs of the window, from the runs root's indexes: an old
  * finished run is never opened. Without the indexes (no pass has run since an upgrade) every run
- * is read and judged by its row, as before.
+ * is read and judged by its row.
  */
 function pickRuns(root: string, filter: RunFilter): Picked {
+  // Every run asked for (--all, --json): one listing of the runs root does it.
+  if (!filter.since) return { ids: listRunIds(root), more: false, keep: () => true };
+  const since = filter.since;
   const live = liveRunIds(root);
   if (live === null) {
     let more = false;
     const keep = (r: StatusRow) => {
-      const recent = !filter.since || isRecent(r, filter.since);
+      const recent = isRecent(r, since);
       if (!recent) more = true;
       return recent;
     };
@@ -105,7 +108,7 @@ function pickRuns(root: string, filter: RunFilter): Picked {
       keep,
     };
   }
-  const picker = new FinishedPicker(filter.since);
+  const picker = new FinishedPicker(since);
   readFinished(root, picker);
   // A run the index names but the runs root no longer holds is left out by collectRows.
   const ids = [...new Set([...live, ...picker.ids])].sort();

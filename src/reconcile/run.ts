@@ -2,7 +2,7 @@ import { exists } from '../adapters/files.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
-import { localTime } from '../core/local-time.js';
+import { lazyLocalTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
@@ -48,7 +48,7 @@ export async function reconcileRun(
     if (!opts.dryRun) markRemoved(ctx.root, id, null, ctx.io.now());
     return undefined;
   }
-  const clock = localTime();
+  const clock = lazyLocalTime();
   try {
     if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now())) !== null) return undefined;
     for (let step = 0; step < 2; step++) {

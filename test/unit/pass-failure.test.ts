@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import { checkPasses } from '../../src/core/doctor/schedule.js';
 import { describeIoError } from '../../src/core/io-error.js';
-import { localTime } from '../../src/core/local-time.js';
+import { lazyLocalTime, localTime } from '../../src/core/local-time.js';
 import { parseHeartbeat } from '../../src/core/schedule/marker.js';
 import { passFailure, passFailureFix } from '../../src/core/status/supervision.js';
 import { at } from './builders.js';
@@ -94,4 +94,10 @@ describe('checkPasses', () => {
   ])('$name', ({ heartbeat, want }) => {
     expect(checkPasses(heartbeat, '/runs', at('03:05'), utc)).toMatchObject({ name: 'passes', ...want });
   });
+});
+
+test('a lazy clock says the same as an eager one', () => {
+  const at = new Date('2026-11-22T02:14:09Z');
+  const lazy = lazyLocalTime('UTC');
+  expect([lazy.hm(at), lazy.hms(at), lazy.human(at)]).toEqual([utc.hm(at), utc.hms(at), utc.human(at)]);
 });

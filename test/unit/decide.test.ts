@@ -309,7 +309,7 @@ describe('decide', () => {
         kind: 'start',
         mode: 'resume',
         again: true,
-        reason: expect.stringMatching(/starting it again$/),
+        reason: 'session 2 never started its agent',
       },
     },
     {

@@ -56,7 +56,7 @@ function startAgain(spec: RunSpec, session: SessionRecord, agent: AgentNotRunnin
   const until =
     spec.endsAt.getTime() + (session.mode === 'synthesis' ? spec.limits.synthesisBudget * 1000 : 0);
   if (now.getTime() >= until) return null;
-  const reason = `session ${session.n} never started its agent; starting it again`;
+  const reason = `session ${session.n} never started its agent`;
   return { kind: 'start', mode: session.mode, reason, exit: null, again: true };
 }
 

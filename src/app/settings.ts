@@ -6,8 +6,8 @@ import type { Io } from './io.js';
 export async function settingsWithWarnings(io: Io): Promise<Settings> {
   const { settings, problems } = await loadSettings({}, io.env);
   for (const p of problems) {
-    // A bad notify target is skipped alone; its message says so.
-    const then = p.key === 'notify' ? '' : '; using the default for it';
+    // A bad notify target is skipped alone, the others kept.
+    const then = p.key === 'notify' ? '; skipped' : '; using the default for it';
     io.stderr(`warning: ${describeProblem(p)}${then}`);
   }
   return settings;

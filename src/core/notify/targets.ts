@@ -245,7 +245,7 @@ export function parseTargets(raw: unknown, home: string): { targets: NotifyTarge
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       const what = describeRaw(item);
-      problems.push(`${where}${what ? ` (${what})` : ''}: ${err.message}; it is skipped`);
+      problems.push(`${where}${what ? ` (${what})` : ''}: ${err.message}`);
     }
   });
   return { targets, problems };

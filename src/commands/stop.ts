@@ -5,6 +5,7 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 
 export interface StopOptions {
@@ -35,6 +36,8 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   }
   // Under the pass lock: a pass that is starting this run's next session finishes first.
   const release = ids.length > 0 ? await waitLock(rootPaths(root).lock, 60_000, () => {}) : async () => {};
+  // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
+  const notifier = makeNotifier(settings, io);
   try {
     for (const id of ids) {
       const paths = runPaths(root, id);
@@ -43,7 +46,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         writeSentinel(paths, 'DONE', STOPPED_REASON);
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
-      await finalizeFinished(id, paths, io.now());
+      await finalizeFinished(id, paths, io.now(), notifier);
       io.stdout(
         already
           ? `${id}: already finished; nothing left running`

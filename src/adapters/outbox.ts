@@ -7,6 +7,7 @@ import {
   readdirSync,
   rmSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +18,17 @@ import { readText, writeFileAtomic } from './files.js';
 
 // The outbox: notifications on their way, in the runs root (outside every workspace: a delivery
 // may hold a token the agent must not read). `<key>.json` is a delivery; `<key>.claim-<n>` says
-// which sender makes attempt n. Nothing here judges; core/notify/delivery.ts does.
+// which sender makes attempt n; an empty `<key>.sent` or `<key>.failed` marks one that is done, so
+// a pass tells what is due from one directory read. Nothing here judges; core/notify/delivery.ts does.
+
+export type DoneMark = 'sent' | 'failed';
 
 export interface OutboxListing {
   keys: string[];
   /** The highest attempt claimed, per delivery key. */
   claims: Map<string, number>;
+  /** Deliveries that are done, as their markers say (written after their record). */
+  done: Map<string, DoneMark>;
 }
 
 let counter = 0;
@@ -35,21 +41,24 @@ function dir(root: string): string {
 export function listOutbox(root: string): OutboxListing {
   const keys: string[] = [];
   const claims = new Map<string, number>();
+  const done = new Map<string, DoneMark>();
   let names: string[];
   try {
     names = readdirSync(dir(root));
   } catch {
-    return { keys, claims };
+    return { keys, claims, done };
   }
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const claim = /^(.+)\.claim-(\d+)$/.exec(name);
+    const mark = /^(.+)\.(sent|failed)$/.exec(name);
     if (claim) {
       const key = claim[1] as string;
       claims.set(key, Math.max(claims.get(key) ?? 0, Number(claim[2])));
-    } else if (name.endsWith('.json')) keys.push(name.slice(0, -'.json'.length));
+    } else if (mark) done.set(mark[1] as string, mark[2] as DoneMark);
+    else if (name.endsWith('.json')) keys.push(name.slice(0, -'.json'.length));
   }
-  return { keys: keys.sort(), claims };
+  return { keys: keys.sort(), claims, done };
 }
 
 export function readDelivery(root: string, key: string): Delivery | null {
@@ -94,6 +103,11 @@ export function writeDelivery(root: string, d: Delivery): void {
   writeFileAtomic(join(dir(root), `${d.key}.json`), JSON.stringify(d) + '\n');
 }
 
+/** Marks a delivery done, after its record says so: a marker without a done record never exists. */
+export function markDone(root: string, key: string, mark: DoneMark): void {
+  writeFileSync(join(dir(root), `${key}.${mark}`), '', { mode: 0o600 });
+}
+
 /** Claims attempt `n` for this process (`<pid> <start time>`); false when another already has. */
 export function claimAttempt(root: string, key: string, n: number, owner: string): boolean {
   let fd: number;
@@ -122,9 +136,10 @@ export function readClaim(root: string, key: string, n: number): { pid: number; 
   }
 }
 
-/** The delivery first (a claim without one is harmless and removed next time), then its claims. */
+/** The delivery first (what is left without one is harmless and removed next time), then the rest. */
 export function removeDelivery(root: string, key: string, highestClaim: number): void {
   rmSync(join(dir(root), `${key}.json`), { force: true });
+  for (const mark of ['sent', 'failed']) rmSync(join(dir(root), `${key}.${mark}`), { force: true });
   for (let n = 1; n <= highestClaim; n++) {
     try {
       unlinkSync(join(dir(root), `${key}.claim-${n}`));

@@ -22,11 +22,13 @@ export const SENDER_WAIT_MS = 3_000;
  */
 export function tidyOutbox(root: string, now: Date): void {
   try {
-    const { keys, claims } = listOutbox(root);
-    if (keys.length === 0 && claims.size === 0) return;
+    const { keys, claims, done } = listOutbox(root);
     const present = new Set(keys);
-    for (const [key, highest] of claims) if (!present.has(key)) removeDelivery(root, key, highest);
+    for (const key of new Set([...claims.keys(), ...done.keys()]))
+      if (!present.has(key)) removeDelivery(root, key, claims.get(key) ?? 0);
     for (const key of keys) {
+      // Only what is marked done may go: pending deliveries are not even read.
+      if (!done.has(key)) continue;
       const d = readDelivery(root, key);
       if (!d || d.status === 'pending') continue;
       const paths = runPaths(root, d.run);
@@ -41,8 +43,9 @@ export function tidyOutbox(root: string, now: Date): void {
 
 /** Whether some delivery is due and no live sender is on it. */
 async function anythingDue(root: string, now: Date): Promise<boolean> {
-  const { keys, claims } = listOutbox(root);
+  const { keys, claims, done } = listOutbox(root);
   for (const key of keys) {
+    if (done.has(key)) continue;
     const d = readDelivery(root, key);
     if (!d || !isDue(d, now)) continue;
     const highest = claims.get(key) ?? 0;

@@ -5,7 +5,7 @@ import { readSpec } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { newDelivery, type Policy } from '../core/notify/delivery.js';
-import { eventOf, type RunFacts } from '../core/notify/events.js';
+import { eventOf, kindsOf, type RunFacts } from '../core/notify/events.js';
 import { DESKTOP_VARS } from '../core/notify/format.js';
 import { parseLaunchEnv } from '../core/notify/launch-env.js';
 import { varsOf, type NotifyTarget } from '../core/notify/targets.js';
@@ -76,6 +76,8 @@ async function queueRun(
       continue; // a line torn by a crash
     }
     if (typeof raw !== 'object' || raw === null) continue;
+    // Most lines are not news; the run's facts (its spec, its report) are read for those that are.
+    if (!kindsOf(raw as Record<string, unknown>, false)) continue;
     facts ??= await runFacts(id, paths);
     const event = eventOf(raw as Record<string, unknown>, line.offset, facts);
     if (!event) continue;

@@ -1,6 +1,13 @@
 import type { Clock } from '../adapters/clock.js';
 import { exists } from '../adapters/files.js';
-import { claimAttempt, listOutbox, readClaim, readDelivery, writeDelivery } from '../adapters/outbox.js';
+import {
+  claimAttempt,
+  listOutbox,
+  markDone,
+  readClaim,
+  readDelivery,
+  writeDelivery,
+} from '../adapters/outbox.js';
 import { isAlive, startTimeOf } from '../adapters/processes.js';
 import { appendEvent } from '../adapters/store.js';
 import { localTime } from '../core/local-time.js';
@@ -32,9 +39,10 @@ export async function deliverDue(
   now: Clock,
   platform: string,
 ): Promise<DeliverReport[]> {
-  const { keys, claims } = listOutbox(root);
+  const { keys, claims, done } = listOutbox(root);
   const byTarget = new Map<string, Delivery[]>();
   for (const key of keys) {
+    if (done.has(key)) continue;
     const d = readDelivery(root, key);
     if (!d || !isDue(d, now())) continue;
     byTarget.set(d.target.id, [...(byTarget.get(d.target.id) ?? []), d]);
@@ -93,6 +101,7 @@ async function deliverOne(
     updated = afterAttempt(current, next.claim, outcome, now());
   }
   writeDelivery(root, updated);
+  if (updated.status !== 'pending') markDone(root, key, updated.status);
   if (updated.status === 'failed') recordGiveUp(root, updated, now());
   return {
     run: updated.run,

@@ -7,7 +7,9 @@ import { failureWarning } from '../core/notify/delivery.js';
 export function notifyWarnings(root: string): Map<string, string[]> {
   const latest = new Map<string, { at: string; line: string }>();
   try {
-    for (const key of listOutbox(root).keys) {
+    const { keys, done } = listOutbox(root);
+    for (const key of keys) {
+      if (done.get(key) === 'sent') continue;
       const d = readDelivery(root, key);
       const line = d && failureWarning(d);
       if (!d || !line) continue;

@@ -172,7 +172,7 @@ describe('notifications when passes and senders die', () => {
     const dir = join(sb.runs, '.notify');
     for (const f of readdirSync(dir)) {
       const path = join(dir, f);
-      if (f.includes('.claim-')) rmSync(path);
+      if (f.includes('.claim-') || f.endsWith('.sent')) rmSync(path);
       else if (f.endsWith('.json')) {
         const d = JSON.parse(sb.read(path) ?? '') as Record<string, unknown>;
         writeFileSync(path, JSON.stringify({ ...d, status: 'pending', attempts: 0, doneAt: undefined }));

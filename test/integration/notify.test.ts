@@ -212,8 +212,11 @@ describe('notifications', () => {
     sb,
   }) => {
     writeConfig(sb, `notify:\n  - {webhook: "${hook.url('/all')}", on: [restart, done]}\n`);
-    sb.setBehaviour([{ exit: 1 }, { report: true }]);
+    sb.setBehaviour([{ exit: 1 }, { work: 3, report: true }]);
     const { id, workspace } = await sb.launch('Crash once');
+    // The restart is told while the run goes on, by the pass that restarted it.
+    await waitFor(() => hook.received('/all').length === 1, { what: 'the restart notice' });
+    expect(sb.read(join(workspace, 'DONE'))).toBeNull();
     await waitFor(() => sb.read(join(workspace, 'DONE')), { timeout: 20_000, what: 'DONE' });
     await waitFor(() => hook.received('/all').length === 2, { what: 'two notices' });
     const seen = hook.received('/all').map((r) => JSON.parse(r.body) as { event: string; run: string });

@@ -2,10 +2,11 @@ import { listOutbox, readDelivery } from '../adapters/outbox.js';
 import { failureWarning } from '../core/notify/delivery.js';
 
 // What status says about notifications that did not get through: per run, one line per target
-// (its latest failure), read from the outbox (one directory read when it is empty).
+// (its latest failure), in the order of their names, read from the outbox (one directory read
+// when it is empty).
 
 export function notifyWarnings(root: string): Map<string, string[]> {
-  const latest = new Map<string, { at: string; line: string }>();
+  const latest = new Map<string, { at: string; line: string; label: string }>();
   try {
     const { keys, done } = listOutbox(root);
     for (const key of keys) {
@@ -16,13 +17,14 @@ export function notifyWarnings(root: string): Map<string, string[]> {
       const at = d.doneAt ?? d.nextAt;
       const k = `${d.run}\n${d.target.id}`;
       const seen = latest.get(k);
-      if (!seen || seen.at < at) latest.set(k, { at, line });
+      if (!seen || seen.at < at) latest.set(k, { at, line, label: d.target.label });
     }
   } catch {
     // status shows every run whatever the outbox holds
   }
   const byRun = new Map<string, string[]>();
-  for (const [k, { line }] of latest) {
+  const byLabel = [...latest].sort(([, a], [, b]) => a.label.localeCompare(b.label));
+  for (const [k, { line }] of byLabel) {
     const run = k.split('\n')[0] as string;
     byRun.set(run, [...(byRun.get(run) ?? []), line]);
   }

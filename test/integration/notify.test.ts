@@ -153,7 +153,7 @@ describe('notifications', () => {
     expect(sb.read(join(sb.runs, '.agent-env', `${id}.env`))).toBeNull();
   });
 
-  it('a run that needs you (credentials refused): one "needs-you" notice; a dead target is retried by later passes, given up, recorded in the events log and warned about by status, and no pass fails', async ({
+  it('a run that needs you (credentials refused): one "needs-you" notice; a dead target is retried by later passes, a refusing one given up at once, both recorded in the events log and warned about by status without the token it echoed, and no pass fails', async ({
     sb,
   }) => {
     const port = await deadPort();
@@ -165,10 +165,13 @@ describe('notifications', () => {
         'notify:',
         `  - {name: dead, webhook: "http://127.0.0.1:${port}/x"}`,
         `  - {name: good, webhook: "${hook.url('/good')}", format: ntfy}`,
+        `  - {name: echo, webhook: "${hook.url('/echo')}", headers: {Authorization: "Bearer \${TOKEN}"}}`,
       ].join('\n'),
     );
+    const token = 'tk_echoed_secret';
+    hook.answer('/echo', 401, `{"error":"token ${token} is not valid"}`);
     sb.setBehaviour({ auth: true });
-    const { id, workspace } = await sb.launch('Refused all night');
+    const { id, workspace } = await sb.launch('Refused all night', [], { TOKEN: token });
     const failed = await waitFor(() => sb.read(join(workspace, 'FAILED')), {
       timeout: 20_000,
       what: 'FAILED',
@@ -183,14 +186,16 @@ describe('notifications', () => {
     });
 
     // Each pass tries the dead target once more (backoff 0s) until notify_tries are spent.
+    const passes: string[] = [];
     const given = await waitFor(
       async () => {
         const r = await sb.run(['reconcile']);
-        expect(r.exitCode, r.stderr).toBe(0);
-        return events(sb, id).find((e) => e.action === 'notify-failed');
+        passes.push(`exit ${r.exitCode}${r.stderr ? `: ${r.stderr}` : ''}`);
+        return events(sb, id).find((e) => e.action === 'notify-failed' && e.target === 'dead');
       },
       { timeout: 30_000, interval: 50, what: 'the dead target given up' },
     );
+    expect(passes.filter((p) => p !== 'exit 0')).toEqual([]);
     expect(given).toMatchObject({
       event: 'needs-you',
       target: 'dead',
@@ -200,10 +205,23 @@ describe('notifications', () => {
     await sb.quiesce();
     expect(hook.received('/good')).toHaveLength(1);
 
-    const warning = `notifications failing: dead: connection refused (127.0.0.1:${port}) (the needs-you notice was given up after 3 tries)`;
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { warnings?: string[] }[];
-    expect(row?.warnings).toEqual([warning]);
-    expect((await sb.run(['status'])).stdout).toContain(`└ ${warning}`);
+    // A 401 will not change: given up after one try. What it echoed is shown without the token.
+    const echo = `notifications failing: echo: HTTP 401 Unauthorized: {"error":"token *** is not valid"}`;
+    expect(events(sb, id).find((e) => e.target === 'echo')).toMatchObject({
+      action: 'notify-failed',
+      error: 'HTTP 401 Unauthorized: {"error":"token *** is not valid"}',
+      tries: 1,
+    });
+    const dead =
+      `notifications failing: dead: connection refused (127.0.0.1:${port}) ` +
+      '(the needs-you notice was given up after 3 tries)';
+    const status = await sb.run(['status', '--json']);
+    const [row] = JSON.parse(status.stdout) as { warnings?: string[] }[];
+    expect(row?.warnings).toEqual([dead, `${echo} (the needs-you notice was given up after 1 try)`]);
+    expect((await sb.run(['status'])).stdout).toContain(`└ ${dead}`);
+    expect(
+      status.stdout + allText(workspace) + (sb.read(join(sb.runs, 'reconcile.log')) ?? ''),
+    ).not.toContain(token);
     // Nothing about it stopped the run being supervised to its end.
     expect(events(sb, id).filter((e) => e.action === 'finish')).toHaveLength(1);
   });

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-
 // The `notify:` list of config.yaml, validated: each target is kept or skipped with a message
-// naming it and the fix. Pure (hashing is string work).
+// naming it and the fix. Pure.
 
 export const NOTIFY_EVENTS = [
   'done',
@@ -105,7 +103,24 @@ function idOf(t: Bare): string {
       : t.kind === 'command'
         ? [t.kind, t.command, t.args]
         : [t.kind];
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 12);
+  return hash48(JSON.stringify(canonical));
+}
+
+/**
+ * 48 bits of a string hash (cyrb53's mixing): stable across versions and plenty for a handful of
+ * targets; not node:crypto, which every command would load at startup for it.
+ */
+function hash48(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return ((h2 >>> 0) & 0xffff).toString(16).padStart(4, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> =>

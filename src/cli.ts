@@ -82,7 +82,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('stop')
-    .description('stop a run gracefully: interrupt the agent, mark it DONE')
+    .description('end a run now, without a report: interrupt the agent, mark it DONE (finish writes one)')
     .argument('[run]', RUN)
     .option('--all', 'stop every unfinished run')
     .action(async (run: string | undefined, opts) => {

@@ -11,7 +11,7 @@ import { repoDetails } from '../core/status/repo.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
 import { collectRows } from '../dashboard/collect.js';
-import { diffstatOf, withCommits } from '../dashboard/repo.js';
+import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with its details.
@@ -64,7 +64,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   if (one) {
     const files = { report: exists(runPaths(dir, one.id).report) };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
-    for (const line of repoDetails(one, await diffstatOf(one))) io.stdout(line);
+    if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(line);
   }
   if (warning) io.stdout(`\n${warning}`);
   return 0;

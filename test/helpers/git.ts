@@ -1,7 +1,7 @@
 // Real git repositories for repository runs: made in a sandbox, and how a person's checkout
 // looked, to prove it untouched.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 
@@ -19,7 +19,8 @@ export const PROJECT_RULES = '# Project rules\n\nRun the tests with `npm test`.\
 
 /**
  * A repository with one commit on `main` (CLAUDE.md, .claude/settings.json, a source file), an
- * entry in its stash, an uncommitted change and an untracked file: a person's checkout mid-work.
+ * entry in its stash, an uncommitted change, an untracked file and a touched one: a person's
+ * checkout mid-work.
  */
 export async function makeRepo(dir: string): Promise<string> {
   const repo = join(dir, 'proj');
@@ -36,6 +37,9 @@ export async function makeRepo(dir: string): Promise<string> {
   await git(repo, 'stash', 'push', '-q', '-m', 'work in progress');
   writeFileSync(join(repo, 'app.js'), 'console.log(3);\n');
   writeFileSync(join(repo, 'notes.txt'), 'untracked\n');
+  // Touched, not changed: a `git status` that may write would refresh the index for it.
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(repo, 'CLAUDE.md'), later, later);
   return repo;
 }
 

@@ -99,6 +99,16 @@ describe('a brief from a file or standard input', () => {
         want: /give the task one way: as words, with --task-file, or as -/,
       },
       {
+        name: 'an unknown --permission-mode',
+        args: () => ['--permission-mode', 'yolo', 'Brief'],
+        want: /^overnight: --permission-mode: permission_mode = "yolo" is not valid; expected one of acceptEdits,/,
+      },
+      {
+        name: 'an empty --allowed-tools',
+        args: () => ['--allowed-tools', ' , ', 'Brief'],
+        want: /^overnight: --allowed-tools: allowed_tools = " , " is not valid; expected a list of tool names/,
+      },
+      {
         name: 'a brief over 2 MB',
         args: (sb) => {
           writeFileSync(join(sb.dir, 'huge.md'), 'x'.repeat(3 * 1024 * 1024));

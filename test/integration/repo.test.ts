@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
+import { parse } from 'yaml';
 
 import { checkoutState, git, makeRepo, PROJECT_RULES } from '../helpers/git.js';
 import { waitFor, type Call, type Sandbox } from '../helpers/harness.js';
@@ -94,8 +95,10 @@ describe('a run on a repository', () => {
     expect(existsSync(join(run.worktree, 'night-0.txt'))).toBe(true);
     expect(await git(repo, 'branch', '--list', run.branch)).toContain(run.branch);
 
-    // status says what the night changed.
+    // status says what the night changed, and what the worktree holds that is not on the branch.
+    writeFileSync(join(run.worktree, 'left-over.txt'), 'not committed\n');
     const details = await sb.run(['status', run.id]);
+    expect(details.stdout).toContain(`worktree:   ${run.worktree} (1 uncommitted change, not on the branch)`);
     expect(details.stdout).toContain(`repo:       ${repo}`);
     expect(details.stdout).toContain(`branch:     ${run.branch} from ${base.slice(0, 12)}, 1 commit`);
     expect(details.stdout).toMatch(/^commits: {4}[0-9a-f]{12} Fix the flaky test$/m);
@@ -121,6 +124,61 @@ describe('a run on a repository', () => {
     expect(failed).toContain(`the worktree ${run.worktree} is gone (removed outside overnight)`);
     expect(failed).toContain(run.branch);
     expect(sb.calls()).toHaveLength(1);
+  });
+});
+
+describe("a repository run's tools", () => {
+  it('by default it may commit and never push; a chosen set is kept, and a bare Write is warned about', async ({
+    sb,
+  }) => {
+    const repo = await makeRepo(sb.dir);
+    sb.setBehaviour({ work: 30 });
+    const tools = (workspace: string) =>
+      (parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { allowed_tools: string[] }).allowed_tools;
+
+    const plain = await launchOn(sb, repo, 'Default tools');
+    expect(tools(plain.run.workspace)).toEqual([
+      'Read',
+      'Glob',
+      'Grep',
+      'WebSearch',
+      'WebFetch',
+      'Bash(git status:*)',
+      'Bash(git diff:*)',
+      'Bash(git log:*)',
+      'Bash(git show:*)',
+      'Bash(git add:*)',
+      'Bash(git commit:*)',
+    ]);
+    // The repository's .claude/settings.json is ignored by Claude Code until the repository is trusted.
+    expect(plain.stderr).toContain(
+      `warning: Claude Code ignores the permission rules in ${repo}/.claude/settings.json until the repository is trusted`,
+    );
+
+    writeFileSync(
+      join(sb.home, '.claude.json'),
+      JSON.stringify({ projects: { [repo]: { hasTrustDialogAccepted: true } } }),
+    );
+    const chosen = await launchOn(sb, repo, 'Chosen tools', [
+      '--allowed-tools',
+      'Read,Write',
+      '--allowed-tools',
+      'Bash(npm test:*)',
+      '--permission-mode',
+      'default',
+    ]);
+    expect(tools(chosen.run.workspace)).toEqual(['Read', 'Write', 'Bash(npm test:*)']);
+    expect(sb.read(join(chosen.run.workspace, 'run.yaml'))).toContain('permission_mode: default');
+    expect(chosen.stderr).toContain('warning: allowed_tools has Write without a path');
+    expect(chosen.stderr).not.toContain('.claude/settings.json');
+    const call = await waitFor(() => sb.calls().find((c) => c.cwd.endsWith(chosen.run.id)));
+    expect(call.argv.slice(call.argv.indexOf('--allowedTools'))).toEqual([
+      '--allowedTools',
+      'Read',
+      'Write',
+      'Bash(npm test:*)',
+    ]);
+    expect(arg(call, '--permission-mode')).toBe('default');
   });
 });
 

@@ -18,11 +18,18 @@ export interface RepoRow {
   commits?: Commit[] | null;
 }
 
+/** What one run's details add, asked of git: the diffstat, and the worktree's uncommitted changes. */
+export interface BranchDetails {
+  diffstat: readonly string[];
+  /** Paths with uncommitted changes in the worktree, or `gone` when it is not there. */
+  worktree: number | 'gone';
+}
+
 /** At most this many commits are listed in the details; the rest are counted. */
 const SHOWN = 10;
 const INDENT = ' '.repeat(12);
 
-export function repoDetails(r: RepoRow, diffstat: readonly string[]): string[] {
+export function repoDetails(r: RepoRow, { diffstat, worktree }: BranchDetails): string[] {
   if (!r.repo || !r.branch || !r.base) return [];
   const commits = r.commits;
   const count =
@@ -32,7 +39,7 @@ export function repoDetails(r: RepoRow, diffstat: readonly string[]): string[] {
   const lines = [
     `repo:       ${r.repo}`,
     `branch:     ${r.branch} from ${r.base.slice(0, 12)}, ${count}`,
-    `worktree:   ${r.worktree ?? '?'}`,
+    `worktree:   ${r.worktree ?? '?'}${worktreeNote(worktree)}`,
   ];
   (commits ?? []).slice(0, SHOWN).forEach((c, i) => {
     lines.push(`${i === 0 ? 'commits:    ' : INDENT}${c.sha.slice(0, 12)} ${printable(c.subject)}`);
@@ -45,4 +52,11 @@ export function repoDetails(r: RepoRow, diffstat: readonly string[]): string[] {
     for (const file of diffstat.slice(0, -1)) lines.push(`${INDENT}${printable(file.trim())}`);
   }
   return lines;
+}
+
+/** Work left in the worktree is still there, but not on the branch: the morning should know. */
+function worktreeNote(worktree: BranchDetails['worktree']): string {
+  if (worktree === 'gone') return ' (no longer there)';
+  if (worktree === 0) return '';
+  return ` (${worktree} uncommitted ${worktree === 1 ? 'change' : 'changes'}, not on the branch)`;
 }

@@ -64,7 +64,15 @@ export function describeEntry(e: TimelineEntry, clock: LocalTime): string {
   }
 }
 
+/** Minutes tell a night's entries apart; a run of a few minutes needs the seconds too. */
+export function entryClock(entries: readonly TimelineEntry[], clock: LocalTime): (at: Date) => string {
+  const first = entries[0]?.at.getTime() ?? 0;
+  const last = entries.at(-1)?.at.getTime() ?? 0;
+  return entries.length > 1 && last - first < 30 * 60_000 ? clock.hms : clock.hm;
+}
+
 /** `23:15  session 1 started → 2h10m, $0.12, ended its turn`, one per entry. */
 export function timelineLines(entries: readonly TimelineEntry[], clock: LocalTime): string[] {
-  return entries.map((e) => `${clock.hm(e.at)}  ${describeEntry(e, clock)}`);
+  const time = entryClock(entries, clock);
+  return entries.map((e) => `${time(e.at)}  ${describeEntry(e, clock)}`);
 }

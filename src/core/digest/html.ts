@@ -5,7 +5,7 @@ import { describeEntry, entryClock } from '../status/timeline-text.js';
 import { anchor, esc } from './escape.js';
 import { DIGEST_CSS } from './style.js';
 import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
-import { timelineSvg } from './svg.js';
+import { spanOf, timelineSvg } from './svg.js';
 import { runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
 
@@ -36,7 +36,10 @@ function tiles(d: Digest): string {
 }
 
 /** Only the kinds of mark the run's timeline has. */
-function legend(run: DigestRun): string {
+function legend(run: DigestRun, now: Date): string {
+  const span = spanOf(run, now);
+  const endDrawn = !!run.endsAt && run.endsAt >= span.from && run.endsAt <= span.to;
+  const live = !run.timeline.some((e) => e.kind === 'finish');
   const has = (test: (e: DigestRun['timeline'][number]) => boolean) => run.timeline.some(test);
   const items: [boolean, string, string][] = [
     [
@@ -47,10 +50,16 @@ function legend(run: DigestRun): string {
     [has((e) => e.kind === 'session' && e.mode === 'resume'), 'var(--s-resume)', 'resumed after a crash'],
     [has((e) => e.kind === 'session' && e.mode === 'retry'), 'var(--s-retry)', 'retried login'],
     [has((e) => e.kind === 'session' && e.mode === 'synthesis'), 'var(--s-synthesis)', 'synthesis'],
+    [
+      has((e) => e.kind === 'session' && ['error', 'limit'].includes(e.end.kind)),
+      'transparent;border:2px solid var(--failed)',
+      'ended in an error',
+    ],
     [has((e) => e.kind === 'wait' && e.for !== 'backoff'), 'var(--wait)', 'waiting out a limit'],
     [has((e) => e.kind === 'wait' && e.for === 'backoff'), 'var(--muted)', 'backing off'],
     [has((e) => e.kind === 'hang'), 'var(--failed)', 'hang'],
-    [!!run.endsAt, 'transparent;border:1.5px dashed var(--s-synthesis)', 'end time'],
+    [endDrawn, 'transparent;border:1.5px dashed var(--s-synthesis)', 'end time'],
+    [live, 'transparent;border:1.5px dotted var(--live)', 'now'],
   ];
   const shown = items
     .filter(([on]) => on)
@@ -109,7 +118,7 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
         ? `<p class="outcome reason">${esc(run.reason)}</p>`
         : '') +
     (run.warnings ?? []).map((w) => `<p class="warning">${esc(w)}</p>`).join('') +
-    (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run)}</figure>` : '') +
+    (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
     reportBlock(run) +
     (open > 0
       ? `<p class="q-count"><a href="#questions">${open} open ${plural(open, 'question')}</a> ` +

@@ -34,6 +34,9 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .tile { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px; }
 .tile b { display: block; font-size: 26px; line-height: 1.2; font-variant-numeric: tabular-nums; }
 .tile span { color: var(--muted); font-size: 13px; }
+a.tile { text-decoration: none; }
+a.tile:hover { border-color: var(--muted); }
+a.tile span { text-decoration: underline; text-decoration-color: var(--line); }
 .tile.t-done b { color: var(--done); }
 .tile.t-failed.some b, .tile.t-needs.some b { color: var(--failed); }
 .tile.t-needs.some { border-color: var(--failed); background: var(--failed-bg); }
@@ -59,8 +62,8 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .needs strong { color: var(--failed); }
 .outcome { margin: 8px 0; }
 .warning { margin: 6px 0; padding: 6px 12px; border-radius: 8px; background: var(--wait-bg); }
-figure { margin: 10px 0 4px; }
-svg.timeline { width: 100%; height: auto; display: block; overflow: visible; }
+figure { margin: 10px 0 4px; overflow-x: auto; }
+svg.timeline { width: 100%; min-width: 600px; height: auto; display: block; }
 .bar { stroke-width: 0; }
 .s-initial { fill: var(--s-initial); } .s-continue { fill: var(--s-continue); }
 .s-resume { fill: var(--s-resume); } .s-retry { fill: var(--s-retry); }

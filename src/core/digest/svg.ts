@@ -10,15 +10,19 @@ import type { DigestRun } from './types.js';
 // <title> saying what it was.
 
 const W = 760;
-const LEFT = 4;
-const RIGHT = 4;
-const H = 92;
-const MARKS_Y = 12;
-const BAR_Y = 22;
+const LEFT = 8;
+const RIGHT = 8;
+const H = 116;
+/** Marks sit on up to three rows above the bars, so marks minutes apart do not hide each other. */
+const MARK_ROWS = 3;
+const MARKS_Y = 36;
+const MARK_ROW = 12;
+const MARK_GAP = 12;
+const BAR_Y = 46;
 const BAR_H = 24;
-const WAIT_Y = 50;
+const WAIT_Y = 74;
 const WAIT_H = 10;
-const AXIS_Y = 68;
+const AXIS_Y = 92;
 
 /** Tick steps in seconds: a compressed test night and a real one both get about six ticks. */
 const STEPS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
@@ -95,30 +99,41 @@ function waitBars(run: DigestRun, x: (at: Date) => number, clock: LocalTime): st
   });
 }
 
+const isMark = (e: TimelineEntry) =>
+  (e.kind === 'session' && e.mode === 'resume') ||
+  e.kind === 'hang' ||
+  e.kind === 'interrupt' ||
+  e.kind === 'finish';
+
+/** The row of each mark: the lowest one with no mark too close, else the top one. */
+function markRows(xs: readonly number[]): number[] {
+  const placed: number[][] = Array.from({ length: MARK_ROWS }, () => []);
+  return xs.map((x) => {
+    const row = placed.findIndex((r) => r.every((p) => Math.abs(p - x) >= MARK_GAP));
+    const at = row === -1 ? MARK_ROWS - 1 : row;
+    (placed[at] as number[]).push(x);
+    return at;
+  });
+}
+
 /** A small mark above the bars: a restart, a hang, an interrupt, the finish. */
-function mark(e: TimelineEntry, cx: number, clock: LocalTime): string | null {
+function mark(e: TimelineEntry, cx: number, y: number, clock: LocalTime): string {
   const t = title(`${clock.hm(e.at)} ${describeEntry(e, clock)}`);
   switch (e.kind) {
-    case 'session':
-      return e.mode === 'resume'
-        ? `<g class="mark m-restart">${t}<circle cx="${cx}" cy="${MARKS_Y}" r="5"/></g>`
-        : null;
     case 'hang': {
       const cls = e.stage === 'watched' ? 'm-silent' : 'm-hung';
-      const y = MARKS_Y;
       const d = `M${cx} ${y - 6}L${n1(cx + 6)} ${y + 5}H${n1(cx - 6)}Z`;
       return `<g class="mark ${cls}">${t}<path d="${d}"/></g>`;
     }
     case 'interrupt':
-      return `<g class="mark m-${e.by}">${t}${rect('', n1(cx - 4), MARKS_Y - 4, 8, 8)}</g>`;
+      return `<g class="mark m-${e.by}">${t}${rect('', n1(cx - 4), y - 4, 8, 8)}</g>`;
     case 'finish':
       return (
         `<g class="mark m-finish m-${e.outcome.toLowerCase()}">${t}` +
-        `<line x1="${cx}" y1="${MARKS_Y - 6}" x2="${cx}" y2="${WAIT_Y + WAIT_H}"/>` +
-        `<circle cx="${cx}" cy="${MARKS_Y}" r="6"/></g>`
+        `${line(cx, y, cx, WAIT_Y + WAIT_H)}<circle cx="${cx}" cy="${y}" r="6"/></g>`
       );
     default:
-      return null;
+      return `<g class="mark m-restart">${t}<circle cx="${cx}" cy="${y}" r="5"/></g>`;
   }
 }
 
@@ -140,7 +155,7 @@ export function timelineSvg(run: DigestRun, now: Date, clock: LocalTime): string
     const ex = x(run.endsAt);
     parts.push(
       `<g class="ends">${title(`end time ${clock.hm(run.endsAt)}: exploring stops, the synthesis begins`)}` +
-        `<line x1="${ex}" y1="${MARKS_Y - 8}" x2="${ex}" y2="${AXIS_Y}"/></g>`,
+        `${line(ex, MARKS_Y - MARK_ROW - 8, ex, AXIS_Y)}</g>`,
     );
   }
   parts.push(...sessionBars(run, x, now, clock), ...waitBars(run, x, clock));
@@ -148,16 +163,17 @@ export function timelineSvg(run: DigestRun, now: Date, clock: LocalTime): string
     parts.push(
       `<g class="now">${title(`now, ${clock.hm(now)}`)}${line(x(now), BAR_Y - 4, x(now), AXIS_Y)}</g>`,
     );
-  for (const e of run.timeline) {
-    const m = mark(e, x(e.at), clock);
-    if (m) parts.push(m);
-  }
+  const marks = run.timeline.filter(isMark);
+  const rows = markRows(marks.map((e) => x(e.at)));
+  marks.forEach((e, i) => parts.push(mark(e, x(e.at), MARKS_Y - (rows[i] ?? 0) * MARK_ROW, clock)));
+  // Mark rows nobody used are not left as a blank band above the bars.
+  const shift = (MARK_ROWS - 1 - Math.max(0, ...rows)) * MARK_ROW;
   const sessions = run.timeline.filter((e) => e.kind === 'session').length;
   const label =
     `the night of ${run.id}: ${sessions} session${sessions === 1 ? '' : 's'}, ` +
     `${clock.hm(span.from)} to ${clock.hm(span.to)}`;
   return (
-    `<svg class="timeline" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">` +
+    `<svg class="timeline" viewBox="0 ${shift} ${W} ${H - shift}" role="img" aria-label="${esc(label)}">` +
     `${parts.join('')}</svg>`
   );
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { digestHtml } from '../../src/core/digest/html.js';
 import { localTime } from '../../src/core/local-time.js';
 import { launchBrowser, screenshotDir, type Browser } from '../helpers/browser.js';
-import { HOSTILE_TITLE, nightDigest } from '../unit/digest-night.js';
+import { nightDigest } from '../unit/digest-night.js';
 
 // The digest page of a whole night in headless Chromium: what a person sees, read from the DOM.
 
@@ -72,7 +72,7 @@ describe('the digest page in Chromium', () => {
     );
     expect(questions).toEqual([
       ['high', '2026-11-21-2315-survey-crdt', 'Which sync protocol should the client speak?'],
-      ['high', '2026-11-22-0030-benchmark-sync', HOSTILE_TITLE.replace(/\u001b\[\d+m/g, '')],
+      ['high', '2026-11-22-0030-benchmark-sync', '<script>alert("pwned")</script> Is red text allowed?'],
       ['medium', '2026-11-21-2240-migrate-billing', 'May the migration pause the nightly invoice job?'],
       ['low', '2026-11-21-2315-survey-crdt', 'Is an MIT or Apache-2.0 licence required?'],
       ['unknown', '2026-11-22-0030-benchmark-sync', 'Which packet-loss rates matter most?'],

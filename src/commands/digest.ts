@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 import { openInBrowser } from '../adapters/browser.js';
 import type { Io } from '../app/io.js';
@@ -9,7 +9,7 @@ import { digestText, summaryLine } from '../core/digest/text.js';
 import { parseSince } from '../core/digest/window.js';
 import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
-import { gatherDigest, writePage } from '../dashboard/digest.js';
+import { defaultPage, gatherDigest, writePage } from '../dashboard/digest.js';
 
 // `overnight digest [--since 24h] [--html <file>] [--open]`: the morning digest, as text or a page.
 
@@ -18,9 +18,6 @@ export interface DigestOptions {
   html?: string;
   open?: boolean;
 }
-
-/** Where `--open` without `--html` puts the page: beside the runs, replaced each time. */
-export const DEFAULT_PAGE = 'digest.html';
 
 export async function digestCommand(opts: DigestOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
@@ -35,7 +32,7 @@ export async function digestCommand(opts: DigestOptions, io: Io): Promise<number
     for (const line of digestText(digest, clock)) io.stdout(line);
     return 0;
   }
-  const file = resolve(opts.html ?? join(root, DEFAULT_PAGE));
+  const file = opts.html === undefined ? defaultPage(root) : resolve(opts.html);
   writePage(file, digestHtml(digest, clock));
   io.stdout(`${file}: ${summaryLine(summarize(runs))}`);
   if (opts.open) await openInBrowser(file, io.env);

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { mtime, writeFileAtomic } from '../adapters/files.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
@@ -76,6 +77,12 @@ export async function gatherDigest(since: Date, ctx: PassContext): Promise<Diges
   const ids = runsInWindow(ctx.root, since);
   const rows = await collectRows(ids, ctx);
   return rows.map((row) => digestRun(row, runPaths(ctx.root, row.id)));
+}
+
+/** Where `--open` without `--html` puts the page: beside the runs (made if need be), replaced each time. */
+export function defaultPage(root: string): string {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  return join(root, 'digest.html');
 }
 
 /** The page, written whole or not at all; a place it cannot go is said in words. */

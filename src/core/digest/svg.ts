@@ -64,6 +64,8 @@ export function ticks(span: Span): { at: Date[]; step: number } {
   return { at, step };
 }
 
+/** Tick labels near an edge grow inwards, so none is cut off. */
+const anchorAt = (x: number) => (x < LEFT + 30 ? 'start' : x > W - RIGHT - 30 ? 'end' : 'middle');
 const title = (text: string) => `<title>${esc(text)}</title>`;
 const rect = (cls: string, x: number, y: number, w: number, h: number, rx = 0) =>
   `<rect class="${cls}" x="${x}" y="${y}" width="${n1(w)}" height="${h}"${rx ? ` rx="${rx}"` : ''}/>`;
@@ -145,12 +147,12 @@ export function timelineSvg(run: DigestRun, now: Date, clock: LocalTime): string
   const tickText = step < 60 ? clock.hms : clock.hm;
   for (const t of tickTimes) {
     const tx = x(t);
+    const label = `x="${tx}" y="${AXIS_Y + 14}" text-anchor="${anchorAt(tx)}"`;
     parts.push(
-      `<line class="tick" x1="${tx}" y1="${BAR_Y - 4}" x2="${tx}" y2="${AXIS_Y}"/>` +
-        `<text class="tick-label" x="${tx}" y="${AXIS_Y + 14}" text-anchor="middle">${tickText(t)}</text>`,
+      line(tx, BAR_Y - 4, tx, AXIS_Y, 'tick') + `<text class="tick-label" ${label}>${tickText(t)}</text>`,
     );
   }
-  parts.push(`<line class="axis" x1="${LEFT}" y1="${AXIS_Y}" x2="${W - RIGHT}" y2="${AXIS_Y}"/>`);
+  parts.push(line(LEFT, AXIS_Y, W - RIGHT, AXIS_Y, 'axis'));
   if (run.endsAt && run.endsAt >= span.from && run.endsAt <= span.to) {
     const ex = x(run.endsAt);
     parts.push(

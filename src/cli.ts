@@ -70,7 +70,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     )
     .option(
       '--since <time>',
-      'the window: runs that ended or changed since, e.g. 12h, 3d or an ISO time',
+      'the window: runs still going, and those that ended or changed since, e.g. 12h, 3d or an ISO time',
       '24h',
     )
     .option('--html <file>', 'write it as one self-contained HTML page instead')

@@ -45,7 +45,7 @@ describe('the digest summary', () => {
     {
       name: 'done without a report',
       run: run({ report: null, reason: 'no report: the synthesis ended' }),
-      want: 'no report',
+      want: 'no report: the synthesis ended',
     },
     {
       name: 'stopped by the person, no report',
@@ -64,6 +64,11 @@ describe('the digest summary', () => {
         timeline: [{ at: NOW, kind: 'wait', for: 'overage', until: NOW, reason: 'overage' }],
       }),
       want: 'on paid extra usage',
+    },
+    {
+      name: 'done, its report since removed',
+      run: run({ report: null }),
+      want: 'no report (finished: REPORT.md written by the synthesis)',
     },
     { name: 'running', run: run({ state: 'running', report: null, timeline: [] }), want: null },
   ])('$name → $want', ({ run, want }) => {

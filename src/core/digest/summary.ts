@@ -20,7 +20,8 @@ const LIVE = new Set(['running', 'waiting', 'synthesizing', 'paused']);
 export function needsYou(run: DigestRun): string | null {
   if (run.problem) return `a file cannot be used: ${run.problem}`;
   if (run.state === 'failed') return run.reason || 'failed';
-  if (run.state === 'done' && !run.report && !/stopped by user/.test(run.reason)) return 'no report';
+  if (run.state === 'done' && !run.report && !/stopped by user/.test(run.reason))
+    return /^no report/.test(run.reason) ? run.reason : `no report (${run.reason || 'done'})`;
   const wait = run.timeline.findLast((e) => e.kind === 'wait');
   if (run.state === 'waiting' && wait?.kind === 'wait' && wait.for === 'overage')
     return 'on paid extra usage';

@@ -81,6 +81,26 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     });
 
   program
+    .command('digest')
+    .description(
+      'the morning digest: how each run of the night went, its report and cost, the open questions',
+    )
+    .option(
+      '--since <time>',
+      'the window: runs still going, and those that ended or changed since, e.g. 12h, 3d or an ISO time',
+      '24h',
+    )
+    .option('--html <file>', 'write it as one self-contained HTML page instead')
+    .option(
+      '--open',
+      'open the page in the default browser (written to digest.html in the runs root without --html)',
+    )
+    .action(async (opts) => {
+      const { digestCommand } = await import('./commands/digest.js');
+      setExitCode(await digestCommand(opts, io));
+    });
+
+  program
     .command('stop')
     .description('end a run now, without a report: interrupt the agent, mark it DONE (finish writes one)')
     .argument('[run]', RUN)

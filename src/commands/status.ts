@@ -13,6 +13,7 @@ import { formatTable } from '../core/status/table.js';
 import { collectRows } from '../dashboard/collect.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
+import { readStory } from '../dashboard/story.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with its details.
 
@@ -44,7 +45,12 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const { schedule, lastPassAt } = readSupervision(runsRoot);
   const warning = supervisionWarning(schedule, lastPassAt, live, now, io.cmd);
   if (opts.json) {
-    io.stdout(JSON.stringify(rows, null, 2));
+    // With a run named, its story too: the night's timeline, and its questions as a list (their
+    // count, the table's column, is then `openQuestions`).
+    const out = name
+      ? rows.map((r) => ({ ...r, openQuestions: r.questions, ...readStory(runPaths(dir, r.id), r) }))
+      : rows;
+    io.stdout(JSON.stringify(out, null, 2));
     if (warning) io.stderr(warning);
     return 0;
   }

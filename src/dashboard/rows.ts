@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
-import { countOpenQuestions } from '../core/agent/briefing.js';
+import { countOpen, parseQuestions } from '../core/agent/questions.js';
 import {
   parseStream,
   summarizeUsage,
@@ -69,7 +69,7 @@ export function countFindings(dir: string): number {
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpenQuestions(readText(paths.questions) ?? '');
+    return countOpen(parseQuestions(readText(paths.questions) ?? ''));
   } catch {
     return 0;
   }

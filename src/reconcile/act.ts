@@ -55,7 +55,8 @@ export async function act(
       return false;
     case 'wait': {
       const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
-      if (armed) record({ until: action.until.toISOString() });
+      const resets = action.resetsAt ? { resetsAt: action.resetsAt.toISOString() } : {};
+      if (armed) record({ until: action.until.toISOString(), ...resets });
       return armed;
     }
     case 'cleanup':
@@ -75,7 +76,8 @@ export async function act(
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
-      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)) });
+      const hung = action.hung ? { hung: true } : {};
+      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)), ...hung });
       return true;
     }
     case 'start':

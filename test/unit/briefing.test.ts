@@ -1,13 +1,11 @@
 import { describe, expect, test } from 'vitest';
 
 import {
-  countOpenQuestions,
   epochSeconds,
   fenceFor,
   handoverPrompt,
   humanTime,
   initialPrompt,
-  QUESTIONS_HEADER,
   renderClaudeMd,
   RESUME_PROMPT,
   SYNTHESIS_PROMPT,
@@ -190,58 +188,5 @@ describe('prompts', () => {
     },
   ])('the $name prompt mentions $want', ({ prompt, want }) => {
     expect(want.filter((word) => !prompt.includes(word))).toEqual([]);
-  });
-});
-
-const q = (title: string, ...lines: string[]) =>
-  [`## ${title}`, '- Best guess: yes', '- Why it matters: scope', '- Priority: high', ...lines, ''].join(
-    '\n',
-  );
-
-describe('countOpenQuestions', () => {
-  test.each<{ name: string; md: string; want: number }>([
-    { name: 'the header alone', md: QUESTIONS_HEADER, want: 0 },
-    { name: 'empty', md: '', want: 0 },
-    { name: 'one open question', md: QUESTIONS_HEADER + '\n' + q('Which licence?'), want: 1 },
-    {
-      name: 'two open, one answered',
-      md: [QUESTIONS_HEADER, q('A?'), q('B?', 'Answer: MIT'), q('C?')].join('\n'),
-      want: 2,
-    },
-    { name: 'Answer: lower case, indented', md: q('A?', '  answer: no'), want: 0 },
-    { name: '- **Answer:** bold in a list', md: q('A?', '- **Answer:** use Yjs'), want: 0 },
-    { name: '**Answer**: bold before the colon', md: q('A?', '**Answer**: later'), want: 0 },
-    { name: '* Answer: star bullet', md: q('A?', '* Answer: fine'), want: 0 },
-    { name: '"Answer" without a colon is no answer', md: q('A?', 'Answer pending'), want: 1 },
-    { name: '"the answer:" in prose is no answer', md: q('A?', 'I need the answer: soon'), want: 1 },
-    {
-      name: 'an answer belongs to its own question only',
-      md: [q('A?', 'Answer: x'), q('B?')].join('\n'),
-      want: 1,
-    },
-    { name: '### sub-headings are not questions', md: q('A?', '### Details', 'more'), want: 1 },
-    { name: '# h1 is not a question', md: '# Questions\n\n# Another h1\n', want: 0 },
-    {
-      name: 'all answered',
-      md: [QUESTIONS_HEADER, q('A?', 'Answer: a'), q('B?', 'Answer: b')].join('\n'),
-      want: 0,
-    },
-  ])('$name → $want open', ({ md, want }) => {
-    expect(countOpenQuestions(md)).toBe(want);
-  });
-
-  test.each<{ name: string; md: string; want: number }>([
-    { name: 'a ``` fence', md: q('A?', '```md', '## Not a question', 'Answer: not really', '```'), want: 1 },
-    { name: 'a ~~~ fence', md: q('A?', '~~~', '## Not a question', '~~~'), want: 1 },
-    { name: 'an indented fence', md: q('A?', '  ```', '## Nope', '  ```'), want: 1 },
-    {
-      name: 'a ```` fence holding paired ``` lines',
-      md: q('A?', '````md', '```js', 'x', '```', '## Nope', '````'),
-      want: 1,
-    },
-    { name: 'a ```` fence holding one ``` line', md: q('A?', '````md', '```js', '## Nope', '````'), want: 1 },
-    { name: 'a ~~~ fence holding a ``` line', md: q('A?', '~~~', '```', '## Nope', '~~~'), want: 1 },
-  ])('headings and answers inside $name are ignored → $want open', ({ md, want }) => {
-    expect(countOpenQuestions(md)).toBe(want);
   });
 });

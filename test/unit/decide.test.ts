@@ -366,6 +366,12 @@ describe('decide', () => {
       now: BEFORE_END,
       want: { kind: 'start', mode: 'resume', exit: 1 },
     },
+    {
+      name: 'an exit recorded just after the pass read the clock (the exit race), no backoff due',
+      obs: observation({ session: ended(session(), { exit: exited(1, at('03:00:01')) }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'resume' },
+    },
   ])('$name → $want.kind', ({ spec: over, obs, now, want }) => {
     const action = decide(spec(over), obs, now);
     expect(action).toMatchObject(want);

@@ -116,7 +116,7 @@ describe('the task in the details', () => {
       over: { task: 'Night brief', taskMore: true },
       want: `Night brief (the whole task is in ${WS}/CLAUDE.md)`,
     },
-    { name: 'an escape sequence in it', over: { task: 'Red \u001b[31m' }, want: 'Red ?[31m' },
+    { name: 'an escape sequence in it', over: { task: 'Red \u001b[31malert' }, want: 'Red alert' },
     { name: 'unknown', over: { task: null }, want: '(unknown)' },
   ])('$name → $want', ({ over, want }) => {
     expect(field(runDetails(row(over), { report: false }, NOW, UTC), 'task')).toBe(want);

@@ -59,7 +59,7 @@ describe('repoDetails', () => {
     );
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.join('\n')).not.toContain('\u0007');
-    expect(lines).toContain(`commits:    ${'f'.repeat(12)} Fix ?]0;pwned?`);
+    expect(lines).toContain(`commits:    ${'f'.repeat(12)} Fix `);
   });
 
   test.each<{ worktree: number | 'gone'; want: string }>([

@@ -159,33 +159,3 @@ export function synthesisPrompt(f: RunFiles, repo = false): string {
 }
 
 export const SYNTHESIS_PROMPT = synthesisPrompt(HERE);
-
-/** Open questions: `## ` sections of questions.md without an `Answer:` line. */
-export function countOpenQuestions(markdown: string): number {
-  let open = 0;
-  let inQuestion = false;
-  let answered = false;
-  // A fence closes only with the same character, at least as long (CommonMark).
-  let fence: string | null = null;
-  for (const line of markdown.split('\n')) {
-    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
-        fence = null;
-      continue;
-    }
-    if (marker) {
-      fence = marker;
-      continue;
-    }
-    if (line.startsWith('## ')) {
-      if (inQuestion && !answered) open++;
-      inQuestion = !/^## <the question>/.test(line);
-      answered = false;
-    } else if (/^\s*(?:[-*]\s*)?\**answer\**\s*:/i.test(line)) {
-      answered = true;
-    }
-  }
-  if (inQuestion && !answered) open++;
-  return open;
-}

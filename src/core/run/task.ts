@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/duration.js';
-import { printable } from '../text.js';
+import { printable } from '../digest/printable.js';
 
 // The task as given at launch: its first line for tables, and the guards against typos.
 
@@ -7,8 +7,8 @@ import { printable } from '../text.js';
 export const HEADLINE_MAX = 100;
 
 /**
- * The task's first line that has any text, shortened, and with control characters (escape
- * sequences of a pasted brief) shown as `?` so that printing it cannot drive a terminal.
+ * The task's first line that has any text, shortened, and without control characters (escape
+ * sequences of a pasted brief), so that printing it cannot drive a terminal.
  */
 export function taskHeadline(task: string, max = HEADLINE_MAX): string {
   const line = printable(firstLine(task));

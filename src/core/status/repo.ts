@@ -1,4 +1,4 @@
-import { printable } from '../text.js';
+import { printable } from '../digest/printable.js';
 
 // What a repository run's night changed, for `status <run>`: its branch, commits and diffstat.
 

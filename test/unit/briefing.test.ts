@@ -3,12 +3,16 @@ import { describe, expect, test } from 'vitest';
 import {
   epochSeconds,
   fenceFor,
+  handoverPrompt,
   humanTime,
   initialPrompt,
   renderClaudeMd,
   RESUME_PROMPT,
   SYNTHESIS_PROMPT,
+  TASK_IN_PROMPT_MAX,
 } from '../../src/core/agent/briefing.js';
+import { runFiles } from '../../src/core/agent/run-files.js';
+import { REPO, RUN_DIR } from './builders.js';
 
 const STARTED = new Date('2026-11-21T23:15:00Z');
 const ENDS = new Date('2026-11-22T07:15:00Z');
@@ -84,6 +88,44 @@ describe('renderClaudeMd', () => {
   });
 });
 
+describe('renderClaudeMd for a repository run', () => {
+  const md = renderClaudeMd({
+    task: 'Fix the flaky tests',
+    startedAt: STARTED,
+    endsAt: ENDS,
+    repo: { ...REPO, runDir: RUN_DIR },
+  });
+
+  test.each<{ name: string; want: string }>([
+    { name: 'the worktree it works in', want: `\`${REPO.worktree}\`` },
+    { name: 'the repository', want: `\`${REPO.path}\`` },
+    { name: 'its branch', want: `\`${REPO.branch}\`` },
+    { name: 'the base commit', want: 'from commit 48e2c9b682ee' },
+    { name: 'committing on the branch', want: 'Commit your work on this branch' },
+    { name: 'no pushing or other branches', want: 'Never push, merge, rebase or reset another branch' },
+    { name: 'commands git allows', want: 'a command holding `$(...)` or backticks is refused' },
+    { name: 'the run directory', want: `\`${RUN_DIR}\` (also in the environment as OVERNIGHT_RUN_DIR)` },
+    { name: 'questions by absolute path', want: `\`${RUN_DIR}/questions.md\`` },
+    { name: 'findings by absolute path', want: `\`${RUN_DIR}/findings/\`` },
+    { name: 'the report by absolute path', want: `\`${RUN_DIR}/REPORT.md\`` },
+    { name: "the repository's own CLAUDE.md", want: "the repository's own CLAUDE.md" },
+    { name: 'where the briefing is', want: 'it is part of your system prompt' },
+  ])('names $name', ({ want }) => {
+    expect(md).toContain(want);
+  });
+
+  test('never names the run files relative to the working directory', () => {
+    expect(md).not.toMatch(/[\s(]`(questions\.md|findings\/|REPORT\.md)`/);
+  });
+
+  test('a plain run is briefed as before: its files beside it, no repository section', () => {
+    const plain = renderClaudeMd({ task: 'x', startedAt: STARTED, endsAt: ENDS });
+    expect(plain).not.toContain('## Where you work');
+    expect(plain).toContain('This file is your briefing.');
+    expect(plain).toContain('`questions.md`');
+  });
+});
+
 describe('times', () => {
   test.each<{ at: Date; want: number }>([
     { at: ENDS, want: 1795331700 },
@@ -99,6 +141,33 @@ describe('times', () => {
     expect(text).toContain(`${ENDS.getDate()} `);
     expect(text).toContain(`${ENDS.getFullYear()}, ${pad(ENDS.getHours())}:${pad(ENDS.getMinutes())}`);
     expect(text).toMatch(/\(UTC[+-]\d{2}:\d{2}\)$/);
+  });
+});
+
+describe('a long task in the prompts', () => {
+  const long = `Brief\n${'x'.repeat(TASK_IN_PROMPT_MAX)}`;
+
+  test.each<{ name: string; prompt: string; want: string }>([
+    { name: 'plain run, first prompt', prompt: initialPrompt(long), want: 'read it in CLAUDE.md' },
+    {
+      name: 'repository run, first prompt',
+      prompt: initialPrompt(long, RUN_DIR),
+      want: 'read it in your briefing',
+    },
+    {
+      name: 'fresh session',
+      prompt: handoverPrompt(long, null, runFiles(RUN_DIR)),
+      want: `read it in ${RUN_DIR}/CLAUDE.md`,
+    },
+  ])('$name: points at the briefing instead of repeating it', ({ prompt, want }) => {
+    expect(prompt).toContain(want);
+    expect(prompt).toContain('is long (about 8 KB)');
+    expect(prompt).not.toContain('x'.repeat(100));
+  });
+
+  test('a task of exactly the limit is still repeated', () => {
+    const task = 'y'.repeat(TASK_IN_PROMPT_MAX);
+    expect(initialPrompt(task)).toContain(task);
   });
 });
 

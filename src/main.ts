@@ -1,5 +1,5 @@
 import { systemClock } from './adapters/clock.js';
-import type { Io } from './app/io.js';
+import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
@@ -9,7 +9,28 @@ const io: Io = {
   stderr: (line) => process.stderr.write(line + '\n'),
   env: process.env,
   now: systemClock,
+  cmd: commandToRun(process.env),
+  readStdin,
+  stdinIsTty: process.stdin.isTTY === true,
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 };
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** One question at the terminal, answered by a line (the question goes to stderr, like a prompt). */
+async function ask(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
 
 function codeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

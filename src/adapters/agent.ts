@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
-import { appendLine, readText, writeFileAtomic } from './files.js';
+import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, writeSession } from './store.js';
 
@@ -61,10 +61,13 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
+  // tmux would start the agent in the home directory instead of a directory that is gone.
+  const cwd = agentCwd(s.spec, s.paths);
+  if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
+  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace));
   writeSession(s.paths, session);
   if (s.mode !== 'initial')
     appendRestart(s.paths, {
@@ -96,9 +99,9 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined, s.paths.workspace),
   ];
-  await tmux.newSession(name, s.paths.workspace, argv);
+  await tmux.newSession(name, cwd, argv);
   return session;
 }
 

@@ -1,11 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
-import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { hasSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { ANSI, eventType, NO_COLOR, renderLine } from '../core/agent/render.js';
-import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
 
 export interface LogsOptions {
@@ -42,9 +41,8 @@ function readFrom(path: string, offset: number): { lines: string[]; offset: numb
 
 export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty: boolean): Promise<number> {
   const settings = await settingsWithWarnings(io);
-  const r = resolveRunName(name, listRunIds(settings.runsDir));
-  if ('error' in r) throw new UsageError(r.error);
-  const paths = runPaths(settings.runsDir, r.id);
+  const r = await resolveRun(name, settings.runsDir, io, 'any');
+  const paths = runPaths(r.root, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
   // A session that ends without a result event was killed or interrupted: say so where it ends.
   let open = false;

@@ -1,9 +1,9 @@
 import { waitLock } from '../adapters/lock.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
@@ -20,16 +20,14 @@ export const STOPPED_REASON = 'stopped by user';
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
-    throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
+    throw new UsageError('name a run to stop (its name, or a unique prefix of its id), or use --all');
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
   const all = listRunIds(root);
   let ids: string[];
   if (name) {
-    const r = resolveRunName(name, all);
-    if ('error' in r) throw new UsageError(r.error);
-    ids = [r.id];
+    ids = [(await resolveRun(name, root, io)).id];
   } else {
     ids = all.filter((id) => !hasSentinel(runPaths(root, id)));
     if (ids.length === 0) io.stdout('No unfinished runs to stop.');

@@ -94,6 +94,10 @@ export interface RootPaths {
   pauseAll: string;
   /** Notifications on their way: one file per transition and target, outside every workspace. */
   notify: string;
+  /** Finished runs moved out of the dashboard and of every pass: `archive/<run id>/`. */
+  archive: string;
+  /** The worktrees of repository runs, `worktrees/<run id>/`: beside the runs, never inside one. */
+  worktrees: string;
 }
 
 export function rootPaths(runsRoot: string): RootPaths {
@@ -104,5 +108,12 @@ export function rootPaths(runsRoot: string): RootPaths {
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
     notify: join(runsRoot, '.notify'),
+    archive: join(runsRoot, 'archive'),
+    worktrees: join(runsRoot, 'worktrees'),
   };
+}
+
+/** Where the agent works: the worktree of a repository run, else the run's own directory. */
+export function agentCwd(spec: { repo: { worktree: string } | null }, paths: RunPaths): string {
+  return spec.repo ? spec.repo.worktree : paths.workspace;
 }

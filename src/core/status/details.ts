@@ -1,4 +1,5 @@
 import type { LocalTime } from '../local-time.js';
+import { taskHasMore, taskHeadline } from '../run/task.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
@@ -6,6 +7,8 @@ import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 /** A run's row with what says where it is and when it began (StatusRow extends it). */
 export interface DetailsRow extends TableRow {
   task: string | null;
+  /** The task says more than the first line in `task`: the whole of it is in CLAUDE.md. */
+  taskMore?: boolean;
   workspace: string;
   session: string;
   startedAt: string | null;
@@ -33,9 +36,11 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
     : '';
   const remaining = left === '-' ? '' : left === 'ended' ? ' (time is up)' : ` (${left} left)`;
   const restarts = `${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed`;
+  const more =
+    r.taskMore || (r.task !== null && taskHasMore(r.task)) ? ` (the whole task is in ${ws}/CLAUDE.md)` : '';
   const lines = [
     '',
-    `task:       ${r.task ?? '(unknown)'}`,
+    `task:       ${r.task === null ? '(unknown)' : taskHeadline(r.task)}${more}`,
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
     `ends:       ${when(r.endsAt)}${remaining}`,

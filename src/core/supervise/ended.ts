@@ -50,7 +50,9 @@ export function decideEnded(
   now: Date,
 ): Action {
   const exit = agent.exit ? agent.exit.code : null;
-  const endedAt = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const recorded = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  // An exit recorded after this pass read the clock (the exit race) ended now, not in the future.
+  const endedAt = recorded.getTime() > now.getTime() ? now : recorded;
   const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
   const e: Ended = { spec, obs, session, agent, now, exit, how: describeExit(exit), endedAt, uptime };
   const start = (mode: 'resume' | 'continue' | 'retry' | 'synthesis', reason: string): Action => ({

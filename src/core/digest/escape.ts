@@ -1,0 +1,22 @@
+import { printable } from './printable.js';
+
+// Text into HTML: everything from the agent, the task or files is escaped here and nowhere else
+// (HTML injection), after control characters are removed.
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Safe as element text and as a quoted attribute value. */
+export function esc(text: string): string {
+  return printable(text).replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+}
+
+/** A run id (or any text) as a fragment id: letters, digits, dash and dot only. */
+export function anchor(prefix: string, text: string): string {
+  return `${prefix}-${text.replace(/[^A-Za-z0-9.-]/g, '_')}`;
+}

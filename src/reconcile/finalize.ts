@@ -16,12 +16,14 @@ import { observe } from './observe.js';
 /**
  * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
  * its status summary, which marks it as finished for every later pass. False for live runs.
+ * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
+ * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
 export async function finalizeFinished(
   id: string,
   paths: RunPaths,
   now: Date,
-  notifier?: Notifier,
+  notifier: Notifier | undefined,
 ): Promise<boolean> {
   if (!hasSentinel(paths)) return false;
   let spec: RunSpec | null = null;

@@ -243,4 +243,34 @@ describe('notifications when passes and senders die', () => {
     expect(sb.read(sb.state(id, 'final.json'))).not.toBeNull();
     expect(sb.read(join(sb.runs, '.agent-env', `${id}.env`))).toBeNull();
   });
+
+  it('finish on a run whose agent already ended with its report: the DONE it records is told', async ({
+    sb,
+  }) => {
+    writeConfig(sb, `notify:\n  - webhook: ${hook.url('/finish')}\n`);
+    const { id, workspace } = await finishedUnrecorded(sb);
+    writeFileSync(join(workspace, 'PAUSE'), ''); // finish lifts a pause: the report is what was asked for
+    const r = await sb.run(['finish', id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sb.read(join(workspace, 'DONE'))).toMatch(/REPORT\.md/);
+    expect((await sb.run(['reconcile'])).exitCode).toBe(0);
+    await waitFor(() => hook.received('/finish').length === 1, { what: 'the done notice' });
+    expect(JSON.parse(hook.received('/finish')[0]?.body ?? '')).toMatchObject({ event: 'done', run: id });
+  });
+
+  it('archive of a run whose DONE a dying pass never queued: queued before it leaves every pass, then sent', async ({
+    sb,
+  }) => {
+    sb.setBehaviour({ report: true });
+    const { id } = await sb.launch('Archived at once');
+    await waitFor(() => sb.read(sb.state(id, 'final.json')), { what: 'summarized' });
+    await sb.quiesce();
+    rmSync(sb.state(id, 'final.json'));
+    writeConfig(sb, `notify:\n  - webhook: ${hook.url('/archived')}\n`);
+    const r = await sb.run(['archive', id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sb.read(join(sb.runs, 'archive', id, 'DONE'))).not.toBeNull();
+    expect((await sb.run(['reconcile'])).exitCode).toBe(0);
+    await waitFor(() => hook.received('/archived').length === 1, { what: 'the done notice' });
+  });
 });

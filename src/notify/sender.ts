@@ -113,6 +113,13 @@ async function deliverOne(
   };
 }
 
+/** The sentence the night's story shows for it. */
+export function giveUpReason(d: Delivery): string {
+  const tries = `${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}`;
+  const notice = `the ${d.event.event} notice to ${d.target.label}`;
+  return `${notice} was given up after ${tries}: ${d.lastError ?? '?'}`;
+}
+
 /** A notice given up for good goes into the run's own story; status warns about it too. */
 function recordGiveUp(root: string, d: Delivery, at: Date): void {
   const paths = runPaths(root, d.run);
@@ -120,6 +127,7 @@ function recordGiveUp(root: string, d: Delivery, at: Date): void {
   try {
     appendEvent(paths, at, {
       action: 'notify-failed',
+      reason: giveUpReason(d),
       event: d.event.event,
       transition: d.event.at,
       target: d.target.label,

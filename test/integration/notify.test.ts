@@ -209,6 +209,9 @@ describe('notifications', () => {
     const echo = `notifications failing: echo: HTTP 401 Unauthorized: {"error":"token *** is not valid"}`;
     expect(events(sb, id).find((e) => e.target === 'echo')).toMatchObject({
       action: 'notify-failed',
+      reason:
+        'the needs-you notice to echo was given up after 1 try: ' +
+        'HTTP 401 Unauthorized: {"error":"token *** is not valid"}',
       error: 'HTTP 401 Unauthorized: {"error":"token *** is not valid"}',
       tries: 1,
     });

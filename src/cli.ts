@@ -194,8 +194,8 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   program
     .command('doctor')
     .description(
-      'check what would break tonight: ' +
-        'agent, tmux, node, schedule, credentials, permissions, runs root, config',
+      'check what would break tonight: agent, tmux, node, schedule, ' +
+        'credentials, permissions, runs root, config, notification targets',
     )
     .option('--json', 'print {"checks": [...], "summary": {...}}')
     .option(

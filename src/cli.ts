@@ -194,8 +194,8 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   program
     .command('doctor')
     .description(
-      'check what would break tonight: ' +
-        'agent, tmux, node, schedule, credentials, permissions, runs root, config',
+      'check what would break tonight: agent, tmux, node, schedule, ' +
+        'credentials, permissions, runs root, config, notification targets',
     )
     .option('--json', 'print {"checks": [...], "summary": {...}}')
     .option(
@@ -205,6 +205,26 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .action(async (opts) => {
       const { doctorCommand } = await import('./commands/doctor.js');
       setExitCode(await doctorCommand(opts, io));
+    });
+
+  const notify = program
+    .command('notify')
+    .description('notifications of runs that finish, fail or need you (the notify: list in config.yaml)');
+  notify
+    .command('test')
+    .description('send a test notification to every target and say what each answered')
+    .option('--json', 'print [{"target","kind","ok","answer"|"error"}]')
+    .action(async (opts) => {
+      const { notifyTestCommand } = await import('./commands/notify.js');
+      setExitCode(await notifyTestCommand(opts, io));
+    });
+  // The sender a pass starts detached, so that a pass killed mid-request does not take it along.
+  notify
+    .command('deliver', { hidden: true })
+    .description('send the notifications that are due')
+    .action(async () => {
+      const { notifyDeliverCommand } = await import('./commands/notify.js');
+      setExitCode(await notifyDeliverCommand(io));
     });
 
   program

@@ -5,6 +5,7 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { parseDuration } from '../core/config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { rootPaths } from '../core/run/paths.js';
+import { makeNotifier } from '../notify/queue.js';
 import { archiveRun, finishedBefore } from '../runs/archive.js';
 
 // `overnight archive <run> | --finished-before <duration>`: finished runs out of the dashboard.
@@ -20,7 +21,8 @@ export async function archiveCommand(
 ): Promise<number> {
   if (!name === (opts.finishedBefore === undefined))
     throw new UsageError('name one run to archive, or give --finished-before <duration> (e.g. 7d), not both');
-  const root = (await settingsWithWarnings(io)).runsDir;
+  const settings = await settingsWithWarnings(io);
+  const root = settings.runsDir;
   let ids: string[];
   if (name) ids = [(await resolveRun(name, root, io)).id];
   else {
@@ -35,8 +37,9 @@ export async function archiveCommand(
   if (ids.length === 0) return 0;
   // Under the pass lock: no pass looks at a run while it moves.
   const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
+  const notifier = makeNotifier(settings, io);
   try {
-    for (const id of ids) io.stdout(`${id}: archived to ${await archiveRun(root, id, io.now())}`);
+    for (const id of ids) io.stdout(`${id}: archived to ${await archiveRun(root, id, io.now(), notifier)}`);
   } finally {
     await release();
   }

@@ -14,9 +14,11 @@ import {
   schedulerEnv,
   type CheckResult,
 } from '../core/doctor/checks.js';
+import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkSchedule } from '../core/doctor/schedule.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
+import { notifyFacts } from '../notify/doctor-facts.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`
@@ -60,6 +62,8 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),
     ...checkRunsRoot(root),
     checkConfig({ path: config, exists: existsSync(config), problems }),
+    // Passes run the notifiers with their own PATH; `${NAME}` values come from the launching shell.
+    ...checkNotify(notifyFacts(settings.notify, env, io.env, process.platform)),
   ];
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };

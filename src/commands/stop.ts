@@ -5,6 +5,7 @@ import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 
 export interface StopOptions {
@@ -33,6 +34,8 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   }
   // Under the pass lock: a pass that is starting this run's next session finishes first.
   const release = ids.length > 0 ? await waitLock(rootPaths(root).lock, 60_000, () => {}) : async () => {};
+  // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
+  const notifier = makeNotifier(settings, io);
   try {
     for (const id of ids) {
       const paths = runPaths(root, id);
@@ -41,7 +44,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         writeSentinel(paths, 'DONE', STOPPED_REASON);
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
-      await finalizeFinished(id, paths, io.now());
+      await finalizeFinished(id, paths, io.now(), notifier);
       io.stdout(
         already
           ? `${id}: already finished; nothing left running`

@@ -4,6 +4,7 @@ import { hasSentinel, readAgent, readRestarts, readSentinel, readSession } from 
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
+import { withNotifyWarnings } from '../notify/warnings.js';
 import type { PassContext } from '../reconcile/context.js';
 import { observeRun } from '../reconcile/observe.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
@@ -25,7 +26,10 @@ export async function collectRows(ids: readonly string[], ctx: PassContext): Pro
     ctx.panes = undefined;
     for (const r of seen) if (r.unsettled) Object.assign(r, { unsettled: false }, await rowFor(r.id, ctx));
   }
-  return seen.map((r) => r.row);
+  return withNotifyWarnings(
+    ctx.root,
+    seen.map((r) => r.row),
+  );
 }
 
 async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {

@@ -66,7 +66,7 @@ export async function act(
       await removeTmuxSession(spec.paths.tmux, spec.id, spec.paths.tmuxSocket);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
-      await finalizeFinished(spec.id, paths, now);
+      await finalizeFinished(spec.id, paths, now, ctx.notifier);
       return true;
     }
     case 'watch':

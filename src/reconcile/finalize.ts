@@ -8,6 +8,7 @@ import { resolveExecutable } from '../adapters/which.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
+import type { Notifier } from '../notify/queue.js';
 import { observe } from './observe.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
@@ -15,8 +16,15 @@ import { observe } from './observe.js';
 /**
  * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
  * its status summary, which marks it as finished for every later pass. False for live runs.
+ * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
+ * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
-export async function finalizeFinished(id: string, paths: RunPaths, now: Date): Promise<boolean> {
+export async function finalizeFinished(
+  id: string,
+  paths: RunPaths,
+  now: Date,
+  notifier: Notifier | undefined,
+): Promise<boolean> {
   if (!hasSentinel(paths)) return false;
   let spec: RunSpec | null = null;
   try {
@@ -30,6 +38,9 @@ export async function finalizeFinished(id: string, paths: RunPaths, now: Date): 
   const wrapper = tmuxBin ? { tmux: tmuxBin, socket, id } : undefined;
   await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined, wrapper);
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
+  // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
+  // the launch environment's values they need. If that fails, the next pass finalizes it again.
+  if (notifier && !(await notifier.queue(id, paths))) return true;
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   if (spec) {

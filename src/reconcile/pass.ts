@@ -40,7 +40,13 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   const root = settings.runsDir;
   const rp = rootPaths(root);
   if (!exists(root)) return { ran: true, outcomes: [] };
-  const ctx: PassContext = { root, settings, io, lockLost: false };
+  // Notifications cost a pass nothing (not even loading their code) without targets or an outbox.
+  const notify =
+    opts.dryRun || (settings.notify.length === 0 && !exists(rp.notify))
+      ? null
+      : { ...(await import('../notify/queue.js')), ...(await import('../notify/dispatch.js')) };
+  const notifier = notify?.makeNotifier(settings, io);
+  const ctx: PassContext = { root, settings, io, lockLost: false, notifier };
   const release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
   if (!opts.dryRun && !release) return { ran: false, outcomes: [] };
 
@@ -80,6 +86,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       }
       if (opts.dryRun || !exists(rp.passRequested)) break;
     }
+    if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
     if (!opts.dryRun) {
       const at = io.now();
       // scheduledAt proves that the installed schedule fires; passes started by an agent's exit
@@ -91,6 +98,9 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   } finally {
     await release?.();
   }
+  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
+  // earlier pass are sent too, even when no target is configured any more.
+  if (notify) await notify.dispatchDue(root, io.env, io.now());
   return { ran: true, outcomes };
 }
 

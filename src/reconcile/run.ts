@@ -46,7 +46,7 @@ export async function reconcileRun(
   const paths = runPaths(ctx.root, id);
   const clock = localTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now()))) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier))) return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);
@@ -71,5 +71,8 @@ export async function reconcileRun(
     const message = (err as Error).message;
     if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
     return { id, action: 'error', message: `error: ${message}` };
+  } finally {
+    // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
+    if (!opts.dryRun && !ctx.lockLost) await ctx.notifier?.queue(id, paths);
   }
 }

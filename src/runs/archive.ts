@@ -7,6 +7,7 @@ import { hasSentinel, listRunIds, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
+import type { Notifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 
 // Moving finished runs out of the way, and deleting them: each change to where runs live is one
@@ -22,10 +23,18 @@ function mustBeFinished(root: string, id: string, verb: string): void {
  * `<root>/<id>` to `<root>/archive/<id>`, in one rename: out of the dashboard and of every pass.
  * The run is first made sure to be free of agents and summarized, as any finished run is.
  */
-export async function archiveRun(root: string, id: string, now: Date): Promise<string> {
+export async function archiveRun(
+  root: string,
+  id: string,
+  now: Date,
+  notifier: Notifier | undefined,
+): Promise<string> {
   mustBeFinished(root, id, 'archive');
   const from = runPaths(root, id);
-  await finalizeFinished(id, from, now);
+  // No pass looks at an archived run: its last transitions are queued now, or it stays.
+  if (notifier && !(await notifier.queue(id, from)))
+    throw new OperationalError(`${id}: its notifications could not be queued; it was left where it is`);
+  await finalizeFinished(id, from, now, notifier);
   const archive = rootPaths(root).archive;
   mkdirSync(archive, { recursive: true, mode: 0o700 });
   const to = join(archive, id);
@@ -74,7 +83,8 @@ export async function planRemoval(dir: string, id: string): Promise<Removal> {
  */
 export async function removeRun(dir: string, r: Removal, now: Date): Promise<string[]> {
   const paths = runPaths(dir, r.id);
-  await finalizeFinished(r.id, paths, now);
+  // Deleted at the person's word: what it would have told them is theirs already.
+  await finalizeFinished(r.id, paths, now, undefined);
   const notes: string[] = [];
   if (r.repo && r.worktree) {
     try {

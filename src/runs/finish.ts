@@ -8,6 +8,7 @@ import { humanTime } from '../core/agent/briefing.js';
 import { formatDuration } from '../core/config/duration.js';
 import type { Settings } from '../core/config/settings.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { makeNotifier } from '../notify/queue.js';
 import { reconcileOne } from '../reconcile/pass.js';
 
 // `finish`: the night ends now, with its report. The end time becomes now (run.yaml and the
@@ -50,7 +51,9 @@ export async function finishRun(root: string, id: string, settings: Settings, io
       );
       return lines;
     }
-    await reconcileOne(id, { root, settings, io, lockLost: false }, (o) => lines.push(`${id}: ${o.message}`));
+    // Should this pass end the run (DONE, FAILED), its notice is queued before the run is summarized.
+    const ctx = { root, settings, io, lockLost: false, notifier: makeNotifier(settings, io) };
+    await reconcileOne(id, ctx, (o) => lines.push(`${id}: ${o.message}`));
     const budget = formatDuration(spec.limits.synthesisBudget);
     lines.push(
       `The report goes to ${paths.report} (the synthesis may take up to ${budget}); ` +

@@ -87,6 +87,7 @@ describe('doctor', () => {
       'filesystem',
       'free space',
       'config',
+      'notify',
     ]);
     for (const c of r.checks) expect(c.fix === undefined, c.name).toBe(c.status === 'ok');
     expect(r.summary.ok + r.summary.warnings).toBe(r.checks.length);

@@ -43,6 +43,10 @@ describe('defaults', () => {
       limitMargin: 300,
       maxTranscript: 256 * 1024 * 1024,
       stopGrace: 10,
+      notify: [],
+      notifyTimeout: 10,
+      notifyTries: 5,
+      notifyBackoff: 120,
     });
   });
 

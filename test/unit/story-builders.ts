@@ -46,6 +46,7 @@ export const ev = {
   resume: (when: Date) => event(when, 'resume', { reason: 'by user' }),
   wrong: (when: Date, conversation: string) =>
     event(when, 'wrong-conversation', { conversation, expected: CONVERSATION }),
+  notifyFailed: (when: Date, reason: string) => event(when, 'notify-failed', { reason }),
 };
 
 /** Session n's part of output.log; `cost` is its conversation's running total, as the CLI says it. */

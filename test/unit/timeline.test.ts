@@ -161,12 +161,13 @@ describe('buildTimeline, said in words', () => {
       ],
     },
     {
-      name: 'paused and resumed by the person, and a resume that ran another conversation',
+      name: 'paused and resumed by the person, a resume that ran another conversation, a notice given up',
       input: night({
         events: [
           ev.pause(at('00:00:00')),
           ev.resume(at('00:10:00')),
           ev.wrong(at('01:00:00'), '11111111-2222-4333-8444-555555555555'),
+          ev.notifyFailed(at('01:30:00'), 'the restart notice to phone was given up after 5 tries: HTTP 502'),
         ],
       }),
       want: [
@@ -175,6 +176,7 @@ describe('buildTimeline, said in words', () => {
         '00:10  pause lifted (by user)',
         '01:00  warning: session 1 ran conversation 11111111-2222-4333-8444-555555555555 instead of ' +
           'resuming 0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a',
+        '01:30  warning: the restart notice to phone was given up after 5 tries: HTTP 502',
       ],
     },
     {

@@ -1,3 +1,4 @@
+import { parseTargets, type NotifyTarget } from '../notify/targets.js';
 import type { Limits } from '../run/types.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
 
@@ -40,6 +41,14 @@ export interface Settings extends Limits {
   permissionMode: string;
   allowedTools: string[];
   maxCost: number | null;
+  /** Where transitions are sent: config file only (a list has no environment variable). */
+  notify: NotifyTarget[];
+  /** Seconds one delivery attempt may take. */
+  notifyTimeout: number;
+  /** Attempts before a delivery is given up. */
+  notifyTries: number;
+  /** Seconds before the first retry of a failed delivery; doubling after. */
+  notifyBackoff: number;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -102,7 +111,13 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   max_transcript: { field: 'maxTranscript', kind: 'size', env: 'OVERNIGHT_MAX_TRANSCRIPT' },
   stop_grace: { field: 'stopGrace', kind: 'positive-duration', env: 'OVERNIGHT_STOP_GRACE' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
+  notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
+  notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
+  notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
 };
+
+/** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
+const NOTIFY_KEY = 'notify';
 
 export function defaultSettings(home: string): Settings {
   return {
@@ -124,6 +139,10 @@ export function defaultSettings(home: string): Settings {
     maxTranscript: 256 * 1024 * 1024,
     stopGrace: 10,
     maxCost: null,
+    notify: [],
+    notifyTimeout: 10,
+    notifyTries: 5,
+    notifyBackoff: 120,
   };
 }
 
@@ -232,7 +251,7 @@ export function resolveSettings(layers: Layers): {
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
-      const known = Object.keys(CONFIG_KEYS).join(', ');
+      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY].join(', ');
       problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
       return;
     }
@@ -255,6 +274,12 @@ export function resolveSettings(layers: Layers): {
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
         if (raw === null && (key === 'model' || key === 'max_cost')) continue;
+        if (key === NOTIFY_KEY) {
+          const { targets, problems: skipped } = parseTargets(raw, layers.home);
+          settings.notify = targets;
+          for (const message of skipped) problems.push({ key, source: file.path, value: undefined, message });
+          continue;
+        }
         apply(key, raw, file.path);
       }
     }

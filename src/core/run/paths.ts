@@ -31,6 +31,8 @@ export interface RunPaths {
   wake: string;
   /** The status summary written once a finished run is verified free of agents. */
   final: string;
+  /** Byte offset of events.jsonl up to which transitions were queued for notification. */
+  notifyOffset: string;
   pidFile: (n: number) => string;
   exitFile: (n: number) => string;
 }
@@ -77,6 +79,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
     final: finished.final,
+    notifyOffset: st('notify-offset'),
     pidFile: (n) => st(`agent-${n}.pid`),
     exitFile: (n) => st(`agent-${n}.exit`),
   };
@@ -89,6 +92,8 @@ export interface RootPaths {
   /** Written by `schedule install`: which backend runs the passes, and how often. */
   schedule: string;
   pauseAll: string;
+  /** Notifications on their way: one file per transition and target, outside every workspace. */
+  notify: string;
   /** Finished runs moved out of the dashboard and of every pass: `archive/<run id>/`. */
   archive: string;
   /** The worktrees of repository runs, `worktrees/<run id>/`: beside the runs, never inside one. */
@@ -102,6 +107,7 @@ export function rootPaths(runsRoot: string): RootPaths {
     heartbeat: join(runsRoot, '.heartbeat.json'),
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
+    notify: join(runsRoot, '.notify'),
     archive: join(runsRoot, 'archive'),
     worktrees: join(runsRoot, 'worktrees'),
   };

@@ -118,6 +118,10 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
       case 'resume':
         out.push({ at: e.at, kind: e.action === 'pause' ? 'pause' : 'unpause', reason: e.reason });
         break;
+      // A notification that never got through: the morning should know it was not told.
+      case 'notify-failed':
+        out.push({ at: e.at, kind: 'warning', session: null, text: e.reason });
+        break;
       case 'wrong-conversation':
         out.push({
           at: e.at,

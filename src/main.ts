@@ -1,12 +1,16 @@
 import { systemClock } from './adapters/clock.js';
 import type { Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
+import { safeText } from './core/text.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
 
+// Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
+// as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
-  stderr: (line) => process.stderr.write(line + '\n'),
+  stdoutBytes: (bytes) => process.stdout.write(bytes),
+  stderr: (line) => process.stderr.write(safeText(line) + '\n'),
   env: process.env,
   now: systemClock,
 };

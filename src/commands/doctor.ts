@@ -17,6 +17,7 @@ import {
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkSchedule } from '../core/doctor/schedule.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
+import { safeLine } from '../core/text.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`
@@ -64,6 +65,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };
   if (opts.json) io.stdout(doctorJson(results, shown));
-  else for (const line of renderDoctor(results, shown)) io.stdout(line);
+  // Details quote the config file and what the agent binary said: nothing in them is obeyed.
+  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(line));
   return doctorExitCode(results);
 }

@@ -10,6 +10,7 @@ import { runPaths } from '../core/run/paths.js';
 import { runDetails } from '../core/status/details.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
+import { safeJson } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
 import type { StatusRow } from '../dashboard/rows.js';
 
@@ -39,7 +40,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const { schedule, lastPassAt } = readSupervision(root);
   const warning = supervisionWarning(schedule, lastPassAt, live, now);
   if (opts.json) {
-    io.stdout(JSON.stringify(rows, null, 2));
+    io.stdout(safeJson(rows, 2));
     if (warning) io.stderr(warning);
     return 0;
   }

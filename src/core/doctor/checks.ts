@@ -1,5 +1,6 @@
 import { permissionModeProblem } from '../agent/args.js';
 import { describeProblem, type ConfigProblem } from '../config/settings.js';
+import { safeJson } from '../text.js';
 
 // `overnight doctor`: pure evaluators that turn gathered facts into one result per check, and the
 // report. The facts are gathered by adapters/doctor-facts; nothing here reads a file or runs a process.
@@ -196,7 +197,7 @@ export function doctorJson(
 ): string {
   const out: Record<string, unknown> = { asScheduler: where.asScheduler };
   if (where.asScheduler && where.env) out.environment = shownEnv(where.env);
-  return JSON.stringify({ ...out, checks: results, summary: summarize(results) }, null, 2);
+  return safeJson({ ...out, checks: results, summary: summarize(results) }, 2);
 }
 
 /** The scheduler's environment for display: a value that looks like a secret is not shown. */

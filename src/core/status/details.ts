@@ -1,4 +1,5 @@
 import type { LocalTime } from '../local-time.js';
+import { headline, safeLine } from '../text.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
@@ -11,6 +12,8 @@ export interface DetailsRow extends TableRow {
   startedAt: string | null;
   sessions?: number;
   tokens?: { input: number; output: number };
+  /** The full command that attaches to the run's tmux session, on the server the run recorded. */
+  watch?: string;
 }
 
 /** What the workspace holds that the person should open next. */
@@ -35,7 +38,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   const restarts = `${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed`;
   const lines = [
     '',
-    `task:       ${r.task ?? '(unknown)'}`,
+    `task:       ${r.task === null ? '(unknown)' : headline(r.task)}`,
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
     `ends:       ${when(r.endsAt)}${remaining}`,
@@ -46,10 +49,11 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   if (r.questions > 0)
     lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
-  if (WATCHABLE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
+  if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
   if (r.permissionDenials && r.permissionDenials.count > 0)
     lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
   for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);
-  return lines;
+  // The task, reasons and warnings quote the person, the agent and files: nothing is obeyed.
+  return lines.map(safeLine);
 }

@@ -2,6 +2,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
+import { RunFileError } from '../core/errors.js';
+import { isAgentEnvFile, parseAgentEnv, renderAgentEnv } from '../core/run/agent-env.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
@@ -14,26 +16,28 @@ import { appendRestart, readAgent, writeSession } from './store.js';
 /** The wrapper ships beside the bundle in the package: dist/ and src/wrapper/ are siblings. */
 export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
 
-/** Variables that belong to the launching terminal, not to the agent. */
-const NOT_CAPTURED = new Set(['TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'COLUMNS', 'LINES']);
-
 /**
- * The launching environment, as NAME=value lines for the wrapper (which exports them literally),
- * so a restart by cron or launchd gives the agent the same credentials and settings as launch did.
+ * The launching environment, for the wrapper: every session (a restart by cron or launchd too)
+ * runs with exactly these variables, whatever tmux, cron or launchd hold.
  */
 export function captureEnvironment(env: NodeJS.ProcessEnv): string {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (
-      value === undefined ||
-      NOT_CAPTURED.has(name) ||
-      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ||
-      /[\n\r\0]/.test(value)
-    )
-      continue;
-    lines.push(`${name}=${value}`);
-  }
-  return lines.join('\n') + '\n';
+  return renderAgentEnv(env);
+}
+
+/**
+ * The captured environment in the format the wrapper sources. A run launched by an older version
+ * has NAME=value lines: rewritten once, same variables. Gone, no session can start with it.
+ */
+function ensureAgentEnv(paths: RunPaths): void {
+  const text = readText(paths.agentEnv);
+  if (text === null)
+    throw new RunFileError(
+      paths.agentEnv,
+      'is missing: the environment captured at launch is gone, so no session can start with it; ' +
+        'launch the task again',
+    );
+  if (!isAgentEnvFile(text))
+    writeFileAtomic(paths.agentEnv, renderAgentEnv(Object.fromEntries(parseAgentEnv(text))));
 }
 
 export interface SessionStart {
@@ -61,6 +65,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
+  ensureAgentEnv(s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };

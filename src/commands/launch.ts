@@ -9,7 +9,7 @@ import { exists, writeFileAtomic } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
 import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
-import { defaultSocket } from '../adapters/tmux-socket.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { Io } from '../app/io.js';
 import { permissionModeProblem } from '../core/agent/args.js';
@@ -18,7 +18,7 @@ import { formatDuration, parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, type Settings } from '../core/config/settings.js';
 import { checkCredentials } from '../core/doctor/checks.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { runId, slugify, tmuxSessionName, uniqueRunId } from '../core/run/naming.js';
+import { attachCommand, runId, slugify, tmuxSessionName, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { supervisionWarning } from '../core/status/supervision.js';
@@ -87,7 +87,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       allowedTools: settings.allowedTools,
       limits: limitsOf(settings),
       maxCost: settings.maxCost,
-      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: defaultSocket(io.env) },
+      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createWorkspace(root, spec, io.env);
     const paths = runPaths(root, id);
@@ -125,7 +125,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
   io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
   io.stdout(`  follow:    overnight logs -f ${spec.id}`);
-  io.stdout(`  watch:     tmux attach -t ${session}`);
+  io.stdout(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
   io.stdout(`  status:    overnight status ${spec.id}`);
   if (!supervision)
     io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpenQuestions } from '../core/agent/briefing.js';
 import {
   parseStream,
@@ -10,7 +11,7 @@ import {
   type Usage,
 } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
-import { tmuxSessionName } from '../core/run/naming.js';
+import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
@@ -112,6 +113,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     state: stateOf(obs),
     workspace: paths.workspace,
     session: tmuxSessionName(id),
+    watch: attachCommand(id, spec.paths.tmuxSocket, overnightSocket(process.env)),
     startedAt: spec.startedAt.toISOString(),
     endsAt: spec.endsAt.toISOString(),
     restarts: crashRestarts(obs.restarts),

@@ -1,6 +1,7 @@
 import { systemClock } from './adapters/clock.js';
 import type { Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
+import { describeFsError } from './core/run/runs-root.js';
 import { safeText } from './core/text.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
@@ -14,6 +15,14 @@ const io: Io = {
   env: process.env,
   now: systemClock,
 };
+
+/** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
+function messageOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code))
+    return describeFsError({ code: e.code, path: e.path, dest: (e as { dest?: string }).dest });
+  return e.message ?? String(err);
+}
 
 function codeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
@@ -33,7 +42,7 @@ async function main(): Promise<number> {
       io.stderr(
         process.env.OVERNIGHT_DEBUG === '1'
           ? String((err as Error).stack ?? err)
-          : `overnight: ${(err as Error).message ?? String(err)}`,
+          : `overnight: ${messageOf(err)}`,
       );
     }
     return code;

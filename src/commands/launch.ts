@@ -7,6 +7,7 @@ import { captureEnvironment, startSession } from '../adapters/agent.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { writeSpec } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
@@ -20,6 +21,7 @@ import { checkCredentials } from '../core/doctor/checks.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { attachCommand, runId, slugify, tmuxSessionName, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { describeFsError } from '../core/run/runs-root.js';
 import type { RunSpec } from '../core/run/types.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 
@@ -69,7 +71,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     );
 
   const root = settings.runsDir;
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  usableRunsRoot(root, 'create');
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {
@@ -166,8 +168,8 @@ async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.ProcessE
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     rmSync(runPaths(root, spec.id).agentEnv, { force: true });
-    throw new OperationalError(
-      `could not create the run's workspace under ${root}: ${(err as Error).message}`,
-    );
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code ? describeFsError({ code: e.code, path: e.path }) : e.message;
+    throw new OperationalError(`could not create the run's workspace under ${root}: ${why}`);
   }
 }

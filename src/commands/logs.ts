@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
@@ -46,6 +47,7 @@ const linesOf = (bytes: Buffer): string[] =>
 
 export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty: boolean): Promise<number> {
   const settings = await settingsWithWarnings(io);
+  usableRunsRoot(settings.runsDir, 'read');
   const r = resolveRunName(name, listRunIds(settings.runsDir));
   if ('error' in r) throw new UsageError(r.error);
   const paths = runPaths(settings.runsDir, r.id);

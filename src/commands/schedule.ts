@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import * as sched from '../adapters/scheduler.js';
 import {
   readHeartbeat,
@@ -52,6 +53,7 @@ export async function scheduleCommand(
   const backend = opts.backend === undefined ? undefined : checkBackend(opts.backend);
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
+  usableRunsRoot(root, action === 'install' ? 'create' : 'read');
   const names = scheduleNames(root, isDefaultRoot(root));
   if (action === 'install') return install(settings, backend, opts, io);
   if (action === 'uninstall') return uninstall(root, backend, opts, io);

@@ -1,4 +1,5 @@
 import { exists } from '../adapters/files.js';
+import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
@@ -7,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
+import { describeRootProblem } from '../core/run/runs-root.js';
 import { runDetails } from '../core/status/details.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
@@ -27,7 +29,7 @@ const RECENT_MS = 3 * 24 * 3600 * 1000;
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
-  let ids = listRunIds(root);
+  let ids = usableRunsRoot(root, 'read') ? listRunIds(root) : [];
   if (name) {
     const r = resolveRunName(name, ids);
     if ('error' in r) throw new UsageError(r.error);
@@ -38,7 +40,15 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const now = io.now();
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(root);
-  const warning = supervisionWarning(schedule, lastPassAt, live, now);
+  // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
+  const unwritable = live > 0 ? runsRootWritable(root) : null;
+  const warning =
+    [
+      unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
+      supervisionWarning(schedule, lastPassAt, live, now),
+    ]
+      .filter(Boolean)
+      .join('\n') || null;
   if (opts.json) {
     io.stdout(safeJson(rows, 2));
     if (warning) io.stderr(warning);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
+import { findEntries } from '../adapters/scheduler.js';
 import type { Io } from '../app/io.js';
 import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js';
 import {
@@ -16,8 +17,10 @@ import {
 } from '../core/doctor/checks.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkSchedule } from '../core/doctor/schedule.js';
+import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
+import { isDefaultRoot } from '../schedule/values.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`
@@ -38,6 +41,9 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   const { settings, problems } = asScheduler ? await loadSettings({}, env) : shell;
   const schedule =
     settings.runsDir === shell.settings.runsDir ? shellSchedule : scheduleFacts(settings.runsDir);
+  // The entries themselves, so doctor says what `schedule status` says of a marker without its entry.
+  const names = scheduleNames(settings.runsDir, isDefaultRoot(settings.runsDir));
+  schedule.entries = await findEntries(settings.runsDir, names, io.env).catch(() => undefined);
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';

@@ -96,6 +96,36 @@ describe('schedule', () => {
       facts: { marker: { backend: 'cron' } },
       want: { status: 'problem', detail: expect.stringMatching(/is not a schedule marker/), fix: FIX },
     },
+    {
+      name: 'the entry the marker names is there',
+      facts: { entries: [{ backend: 'cron', where: 'crontab' }] },
+      want: { status: 'ok' },
+    },
+    {
+      name: 'the marker without its entry (removed by hand)',
+      facts: { entries: [] },
+      want: {
+        status: 'problem',
+        detail:
+          '/r/.schedule.json says cron, but no cron entry was found; run `overnight schedule install` again',
+        fix: FIX,
+      },
+    },
+    {
+      name: 'an entry without a marker (an install that did not finish)',
+      facts: {
+        marker: undefined,
+        heartbeat: undefined,
+        entries: [{ backend: 'systemd', where: '/u/x.timer' }],
+      },
+      want: {
+        status: 'warning',
+        detail:
+          'no schedule installed: a systemd entry (/u/x.timer) is left over from an install that did not ' +
+          'finish; run `overnight schedule install` again, or `overnight schedule uninstall`',
+        fix: FIX,
+      },
+    },
   ])('$name → $want.status', ({ facts: over, want }) => {
     expect(checkSchedule(facts(over), NOW)).toMatchObject(want);
   });

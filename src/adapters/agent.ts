@@ -54,6 +54,8 @@ export interface SessionStart {
   uptime?: number | null;
   /** A fresh conversation (the new id is in `spec`), handed the previous session's last words. */
   handover?: { lastResult: string | null };
+  /** A late synthesis: when it must be done by. */
+  deadline?: Date;
 }
 
 /**
@@ -68,7 +70,12 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   ensureAgentEnv(s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
-  const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
+  const session: SessionRecord = {
+    n: (s.previous?.n ?? 0) + 1,
+    mode: s.mode,
+    startedAt: s.now,
+    ...(s.deadline ? { deadline: s.deadline } : {}),
+  };
   writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
   writeSession(s.paths, session);
   if (s.mode !== 'initial')

@@ -8,6 +8,7 @@ import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js
 import {
   checkConfig,
   checkCredentials,
+  checkExtraUsage,
   checkPermissionMode,
   doctorExitCode,
   doctorJson,
@@ -65,6 +66,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
     checkCredentials(env, where, io.env),
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),
+    checkExtraUsage(settings.allowOverage),
     ...checkRunsRoot(root),
     checkConfig({ path: config, exists: existsSync(config), problems }),
   ];

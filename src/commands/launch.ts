@@ -32,6 +32,8 @@ export interface LaunchOptions {
   model?: string;
   maxRestarts?: string;
   maxCost?: string;
+  allowOverage?: boolean;
+  fallbackModel?: string;
   json?: boolean;
 }
 
@@ -47,10 +49,22 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     throw new UsageError('give --duration or --until, not both');
 
   const { settings, problems } = await loadSettings(
-    { duration: opts.duration, model: opts.model, max_restarts: opts.maxRestarts, max_cost: opts.maxCost },
+    {
+      duration: opts.duration,
+      model: opts.model,
+      max_restarts: opts.maxRestarts,
+      max_cost: opts.maxCost,
+      allow_overage: opts.allowOverage ? 'true' : undefined,
+      fallback_model: opts.fallbackModel,
+    },
     io.env,
   );
   if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
+  if (settings.fallbackModel !== null && settings.fallbackModel === settings.model)
+    throw new UsageError(
+      `the fallback model ${JSON.stringify(settings.fallbackModel)} is the run's model too; ` +
+        'give --fallback-model (or fallback_model:) another model, such as sonnet when the model is opus',
+    );
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
 
@@ -89,6 +103,8 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       allowedTools: settings.allowedTools,
       limits: limitsOf(settings),
       maxCost: settings.maxCost,
+      allowOverage: settings.allowOverage,
+      fallbackModel: settings.fallbackModel,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createWorkspace(root, spec, io.env);

@@ -9,6 +9,7 @@ import {
   wrongConversations,
   type SessionLog,
   type Usage,
+  type UsageWindow,
 } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
@@ -94,20 +95,42 @@ function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: st
   return { reason: reasonOf(obs) };
 }
 
+/** The subscription windows as the stream last reported them, across the run's sessions. */
+function usageWindows(logs: readonly SessionLog[]): DetailsRow['usageWindows'] {
+  const latest = (pick: (s: SessionLog) => UsageWindow | null) => {
+    const w = logs.map(pick).findLast((x) => x !== null);
+    return w ? { utilization: w.utilization, resetsAt: w.resetsAt?.toISOString() ?? null } : undefined;
+  };
+  const windows = {
+    fiveHour: latest((s) => s.windows.fiveHour),
+    sevenDay: latest((s) => s.windows.sevenDay),
+  };
+  return windows.fiveHour || windows.sevenDay ? windows : undefined;
+}
+
+/** A live run that goes on billing paid extra usage (allowed) says so, and since when. */
+function overageWarning(spec: RunSpec, obs: Observation, logs: readonly SessionLog[]): string | null {
+  const current = logs.findLast((l) => l.n === obs.session?.n);
+  if (!spec.allowOverage || !obs.session?.agent.running || !current?.rateLimit?.usingOverage) return null;
+  const since = current.overageSince ? ` since ${localTime().hm(current.overageSince)}` : '';
+  return `on extra usage${since}: the subscription window is spent and allow_overage is on, so it is billed`;
+}
+
 export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation, now: Date): StatusRow {
   const logs = sessionLogs(paths);
   const wrong = wrongConversations(logs, spec.sessionId);
+  const warnings = wrong.map(
+    (w) =>
+      `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
+      `later sessions resume ${spec.sessionId}`,
+  );
+  const overage = overageWarning(spec, obs, logs);
+  if (overage) warnings.push(overage);
+  const windows = usageWindows(logs);
   return {
     ...summarizeUsage(logs),
-    ...(wrong.length > 0
-      ? {
-          warnings: wrong.map(
-            (w) =>
-              `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
-              `later sessions resume ${spec.sessionId}`,
-          ),
-        }
-      : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(windows ? { usageWindows: windows } : {}),
     id,
     task: spec.task,
     state: stateOf(obs),

@@ -137,6 +137,7 @@ async function start(
     spentUsd: ended?.costUsd ?? 0,
     uptime: action.uptime,
     handover,
+    deadline: action.deadline,
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh });

@@ -87,6 +87,7 @@ describe('doctor', () => {
       'schedule',
       'credentials',
       'permissions',
+      'extra usage',
       'runs root',
       'filesystem',
       'free space',
@@ -96,6 +97,7 @@ describe('doctor', () => {
     expect(r.summary.ok + r.summary.warnings).toBe(r.checks.length);
     expect(check('runs root')).toMatchObject({ status: 'ok', detail: `${env.OVERNIGHT_HOME} (0700)` });
     expect(check('tmux').status).toBe('ok');
+    expect(check('extra usage').detail).toMatch(/^allow_overage is off: /);
     expect(check('config').detail).toMatch(/^no .*config\.yaml: defaults/);
   });
 

@@ -43,6 +43,10 @@ describe('defaults', () => {
       limitMargin: 300,
       maxTranscript: 256 * 1024 * 1024,
       stopGrace: 10,
+      transientMax: 2 * 3600,
+      lateReport: 6 * 3600,
+      allowOverage: false,
+      fallbackModel: null,
     });
   });
 
@@ -322,12 +326,14 @@ test('limitsOf takes every limit a run is launched with, and nothing else', () =
       'backoffMax',
       'hangGrace',
       'healthyAfter',
+      'lateReport',
       'limitMargin',
       'maxRestarts',
       'maxTranscript',
       'minUptime',
       'staleAfter',
       'stopGrace',
+      'transientMax',
       'synthesisBudget',
     ].sort(),
   );

@@ -17,6 +17,7 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0, fresh 
     ...(mode === 'initial' || fresh ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]),
   );
   if (spec.model) args.push('--model', spec.model);
+  if (spec.fallbackModel) args.push('--fallback-model', spec.fallbackModel);
   const budget = sessionBudget(spec, mode, spentUsd);
   if (budget !== null) args.push('--max-budget-usd', budget.toFixed(4));
   args.push('--permission-mode', spec.permissionMode);

@@ -150,6 +150,26 @@ export function checkPermissionMode(
   return { name, status: 'ok', detail: `permission_mode ${mode}${asRoot}` };
 }
 
+/** Whether a night may bill paid extra usage once the subscription window is spent: said either way. */
+export function checkExtraUsage(allowOverage: boolean): CheckResult {
+  const name = 'extra usage';
+  if (allowOverage)
+    return {
+      name,
+      status: 'ok',
+      detail:
+        'allow_overage is on: when the subscription window is spent, runs keep working on paid extra ' +
+        'usage (status says since when)',
+    };
+  return {
+    name,
+    status: 'ok',
+    detail:
+      'allow_overage is off: a run that would bill paid extra usage is stopped and waits for the ' +
+      'window to reset (launch --allow-overage, or allow_overage: true, lets it go on)',
+  };
+}
+
 export interface ConfigFacts {
   path: string;
   exists: boolean;

@@ -14,6 +14,28 @@ export interface DetailsRow extends TableRow {
   tokens?: { input: number; output: number };
   /** The full command that attaches to the run's tmux session, on the server the run recorded. */
   watch?: string;
+  /** How much of the subscription's 5-hour and weekly windows is used, when the stream said. */
+  usageWindows?: {
+    fiveHour?: { utilization: number; resetsAt: string | null };
+    sevenDay?: { utilization: number; resetsAt: string | null };
+  };
+}
+
+/** `5-hour window 92 % used (resets 04:00), weekly 31 % used (resets Mon 24 Nov 2026, 09:00 …)`. */
+function windowsLine(w: NonNullable<DetailsRow['usageWindows']>, clock: LocalTime): string {
+  const one = (
+    name: string,
+    x: { utilization: number; resetsAt: string | null },
+    when: (d: Date) => string,
+  ) =>
+    `${name} ${Math.round(x.utilization * 100)} % used` +
+    (x.resetsAt ? ` (resets ${when(new Date(x.resetsAt))})` : '');
+  return [
+    w.fiveHour ? one('5-hour window', w.fiveHour, clock.hm) : null,
+    w.sevenDay ? one('weekly', w.sevenDay, clock.human) : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** What the workspace holds that the person should open next. */
@@ -51,6 +73,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
   if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
+  if (r.usageWindows) lines.push(`limits:     ${windowsLine(r.usageWindows, clock)}`);
   if (r.permissionDenials && r.permissionDenials.count > 0)
     lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
   for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);

@@ -24,6 +24,7 @@ import { rootPaths, runPaths } from '../core/run/paths.js';
 import { describeFsError } from '../core/run/runs-root.js';
 import type { RunSpec } from '../core/run/types.js';
 import { supervisionWarning } from '../core/status/supervision.js';
+import { safeLine, safeText } from '../core/text.js';
 
 export interface LaunchOptions {
   duration?: string;
@@ -138,16 +139,18 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     for (const w of warnings) io.stderr(w);
     return 0;
   }
-  io.stdout(`Launched ${spec.id}`);
-  io.stdout(`  workspace: ${paths.workspace}`);
+  // The runs root comes from a file or the environment: nothing in it reaches the terminal as control.
+  const say = (line: string) => io.stdout(safeLine(line));
+  say(`Launched ${spec.id}`);
+  say(`  workspace: ${paths.workspace}`);
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
-  io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
-  io.stdout(`  follow:    overnight logs -f ${spec.id}`);
-  io.stdout(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
-  io.stdout(`  status:    overnight status ${spec.id}`);
+  say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
+  say(`  follow:    overnight logs -f ${spec.id}`);
+  say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  say(`  status:    overnight status ${spec.id}`);
   if (!supervision)
-    io.stdout(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
-  for (const w of warnings) io.stdout(w);
+    say(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`overnight status\` in the morning.`);
+  for (const w of warnings) io.stdout(safeText(w));
   return 0;
 }
 

@@ -122,6 +122,12 @@ describe('backoff before the synthesis is cut short at the end time', () => {
   });
 });
 
+test('no backoff is no wait, even for an exit recorded a moment after the pass read the clock', () => {
+  const obs = observation({ session: ended(session(), { exit: exited(3, at('03:00:00.300')) }) });
+  const night = spec({ limits: { ...spec().limits, backoff: 0 } });
+  expect(decide(night, obs, at('03:00'))).toMatchObject({ kind: 'start', mode: 'resume', exit: 3 });
+});
+
 describe('paid extra usage', () => {
   const overage = { since: at('03:12'), resetsAt: at('05:00'), window: 'five_hour' };
   test.each<{ name: string; allow: boolean; mode: 'initial' | 'synthesis'; now: Date; want: Want }>([

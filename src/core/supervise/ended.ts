@@ -118,7 +118,9 @@ export function decideEnded(
   const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
-  if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
+  // No backoff is no wait, even when the exit was recorded a moment after this pass read the clock.
+  if (delay > 0 && now < retryAt)
+    return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
   return start(clean ? 'continue' : 'resume', why);
 }
 
@@ -142,7 +144,7 @@ function retrySynthesis(e: Ended): Action {
   // Backoff between tries too: the first at once, then backoff, doubling.
   const delay = backoffFor(tries, spec.limits);
   const retryAt = new Date(e.endedAt.getTime() + delay * 1000);
-  if (now < retryAt)
+  if (delay > 0 && now < retryAt)
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
   const reason = `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`;
   // A late report's tries keep its deadline.

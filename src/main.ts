@@ -1,5 +1,5 @@
 import { systemClock } from './adapters/clock.js';
-import type { Io } from './app/io.js';
+import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
 import { describeFsError } from './core/run/runs-root.js';
 import { safeText } from './core/text.js';
@@ -14,6 +14,10 @@ const io: Io = {
   stderr: (line) => process.stderr.write(safeText(line) + '\n'),
   env: process.env,
   now: systemClock,
+  cmd: commandToRun(process.env),
+  readStdin,
+  stdinIsTty: process.stdin.isTTY === true,
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 };
 
 /** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
@@ -22,6 +26,23 @@ function messageOf(err: unknown): string {
   if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code))
     return describeFsError({ code: e.code, path: e.path, dest: (e as { dest?: string }).dest });
   return e.message ?? String(err);
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** One question at the terminal, answered by a line (the question goes to stderr, like a prompt). */
+async function ask(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 function codeOf(err: unknown): number {

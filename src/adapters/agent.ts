@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
 import { RunFileError } from '../core/errors.js';
-import { isAgentEnvFile, parseAgentEnv, renderAgentEnv } from '../core/run/agent-env.js';
+import { parseAgentEnv, renderAgentEnv, runEnvironment } from '../core/run/agent-env.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
-import { appendLine, readText, writeFileAtomic } from './files.js';
+import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, writeSession } from './store.js';
 
@@ -17,18 +17,12 @@ import { appendRestart, readAgent, writeSession } from './store.js';
 export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
 
 /**
- * The launching environment, for the wrapper: every session (a restart by cron or launchd too)
- * runs with exactly these variables, whatever tmux, cron or launchd hold.
+ * The captured environment (written at launch) in the format the wrapper sources, with what
+ * overnight sets: every session, a restart by a pass from cron or launchd too, runs with exactly
+ * these variables, whatever tmux, cron or launchd hold. A run launched by an older version (NAME=value
+ * lines, or no OVERNIGHT_RUN_DIR) is rewritten once, same variables. Gone, no session can start.
  */
-export function captureEnvironment(env: NodeJS.ProcessEnv): string {
-  return renderAgentEnv(env);
-}
-
-/**
- * The captured environment in the format the wrapper sources. A run launched by an older version
- * has NAME=value lines: rewritten once, same variables. Gone, no session can start with it.
- */
-function ensureAgentEnv(paths: RunPaths): void {
+function ensureAgentEnv(spec: RunSpec, paths: RunPaths): void {
   const text = readText(paths.agentEnv);
   if (text === null)
     throw new RunFileError(
@@ -36,8 +30,9 @@ function ensureAgentEnv(paths: RunPaths): void {
       'is missing: the environment captured at launch is gone, so no session can start with it; ' +
         'launch the task again',
     );
-  if (!isAgentEnvFile(text))
-    writeFileAtomic(paths.agentEnv, renderAgentEnv(Object.fromEntries(parseAgentEnv(text))));
+  const captured = Object.fromEntries(parseAgentEnv(text));
+  const want = renderAgentEnv(runEnvironment(captured, paths.workspace, spec.repo !== null));
+  if (want !== text) writeFileAtomic(paths.agentEnv, want);
 }
 
 export interface SessionStart {
@@ -67,7 +62,10 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
-  ensureAgentEnv(s.paths);
+  // tmux would start the agent in the home directory instead of a directory that is gone.
+  const cwd = agentCwd(s.spec, s.paths);
+  if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
+  ensureAgentEnv(s.spec, s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const session: SessionRecord = {
@@ -76,7 +74,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     startedAt: s.now,
     ...(s.deadline ? { deadline: s.deadline } : {}),
   };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
+  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace));
   writeSession(s.paths, session);
   if (s.mode !== 'initial')
     appendRestart(s.paths, {
@@ -108,9 +106,9 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined, s.paths.workspace),
   ];
-  await tmux.newSession(name, s.paths.workspace, argv);
+  await tmux.newSession(name, cwd, argv);
   return session;
 }
 

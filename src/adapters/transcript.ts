@@ -35,22 +35,38 @@ export function agentConfigDir(paths: RunPaths, env: NodeJS.ProcessEnv): string 
   return get('CLAUDE_CONFIG_DIR') || join(get('HOME') || homedir(), '.claude');
 }
 
-export function transcriptFile(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string {
-  return join(projectDir(agentConfigDir(paths, env), paths.workspace), `${sessionId}.jsonl`);
+/** `cwd`: the agent's working directory (a repository run's worktree), which the CLI files it under. */
+export function transcriptFile(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): string {
+  return join(projectDir(agentConfigDir(paths, env), cwd), `${sessionId}.jsonl`);
 }
 
 /** Size in bytes of a session's transcript, or null when there is none. */
-export function transcriptSize(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): number | null {
+export function transcriptSize(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): number | null {
   try {
-    return statSync(transcriptFile(paths, sessionId, env)).size;
+    return statSync(transcriptFile(paths, cwd, sessionId, env)).size;
   } catch {
     return null;
   }
 }
 
 /** Moves the transcript into the run's archive (never deleted); returns where it went, if anywhere. */
-export function archiveTranscript(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string | null {
-  const from = transcriptFile(paths, sessionId, env);
+export function archiveTranscript(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  const from = transcriptFile(paths, cwd, sessionId, env);
   const to = join(paths.state, 'transcripts', `${sessionId}.jsonl`);
   try {
     mkdirSync(join(paths.state, 'transcripts'), { recursive: true, mode: 0o700 });

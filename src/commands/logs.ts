@@ -1,12 +1,11 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
 import { usableRunsRoot } from '../adapters/runs-root.js';
-import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { hasSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { ANSI, eventType, NO_COLOR, renderLine } from '../core/agent/render.js';
-import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
 import { safeText } from '../core/text.js';
 
@@ -48,9 +47,8 @@ const linesOf = (bytes: Buffer): string[] =>
 export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty: boolean): Promise<number> {
   const settings = await settingsWithWarnings(io);
   usableRunsRoot(settings.runsDir, 'read');
-  const r = resolveRunName(name, listRunIds(settings.runsDir));
-  if ('error' in r) throw new UsageError(r.error);
-  const paths = runPaths(settings.runsDir, r.id);
+  const r = await resolveRun(name, settings.runsDir, io, 'any');
+  const paths = runPaths(r.root, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
   // A session that ends without a result event was killed or interrupted: say so where it ends.
   let open = false;

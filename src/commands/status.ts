@@ -2,25 +2,28 @@ import { exists } from '../adapters/files.js';
 import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
-import type { Io } from '../app/io.js';
+import { hint, type Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
-import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
-import { resolveRunName } from '../core/run/naming.js';
-import { runPaths } from '../core/run/paths.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { runDetails } from '../core/status/details.js';
+import { repoDetails } from '../core/status/repo.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
-import { safeJson } from '../core/text.js';
+import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
+import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
+import { readStory } from '../dashboard/story.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with its details.
 
 export interface StatusOptions {
   json?: boolean;
   all?: boolean;
+  archived?: boolean;
 }
 
 /** Finished runs older than this leave the table (not the JSON) unless --all. */
@@ -28,46 +31,62 @@ const RECENT_MS = 3 * 24 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
-  const root = settings.runsDir;
-  let ids = usableRunsRoot(root, 'read') ? listRunIds(root) : [];
+  const runsRoot = settings.runsDir;
+  const usable = usableRunsRoot(runsRoot, 'read');
+  // One named run may be archived; the table shows either the runs or the archived ones.
+  let dir = opts.archived ? rootPaths(runsRoot).archive : runsRoot;
+  let ids = usable ? listRunIds(dir) : [];
   if (name) {
-    const r = resolveRunName(name, ids);
-    if ('error' in r) throw new UsageError(r.error);
-    ids = [r.id];
+    const run = await resolveRun(name, runsRoot, io, opts.archived ? 'archived' : 'any');
+    dir = run.root;
+    ids = [run.id];
   }
-  const rows = await collectRows(ids, { root, settings, io });
+  let rows = await collectRows(ids, { root: dir, settings, io });
+  if (opts.json || name) rows = await withCommits(rows);
 
   const now = io.now();
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
-  const { schedule, lastPassAt } = readSupervision(root);
+  const { schedule, lastPassAt } = readSupervision(runsRoot);
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
-  const unwritable = live > 0 ? runsRootWritable(root) : null;
+  const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
   const warning =
     [
       unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
-      supervisionWarning(schedule, lastPassAt, live, now),
+      supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
     ]
       .filter(Boolean)
       .join('\n') || null;
   if (opts.json) {
-    io.stdout(safeJson(rows, 2));
+    // With a run named, its story too: the night's timeline, and its questions as a list (their
+    // count, the table's column, is then `openQuestions`).
+    const out = name
+      ? rows.map((r) => ({ ...r, openQuestions: r.questions, ...readStory(runPaths(dir, r.id), r) }))
+      : rows;
+    io.stdout(safeJson(out, 2));
     if (warning) io.stderr(warning);
     return 0;
   }
   if (rows.length === 0) {
-    io.stdout(`No runs in ${root}. Start one with: overnight launch "<task>"`);
+    io.stdout(
+      safeLine(
+        opts.archived
+          ? `No archived runs in ${dir}.`
+          : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
+      ),
+    );
     return 0;
   }
-  const shown = name || opts.all ? rows : rows.filter((r) => isRecent(r, now));
+  const shown = name || opts.all || opts.archived ? rows : rows.filter((r) => isRecent(r, now));
   for (const line of formatTable(shown, now)) io.stdout(line);
   const hidden = rows.length - shown.length;
-  if (hidden > 0) io.stdout(`(${hidden} older finished runs hidden; overnight status --all shows them)`);
+  if (hidden > 0) io.stdout(`(${hidden} older finished runs hidden; ${hint(io, 'status --all')} shows them)`);
   const one = name ? rows[0] : undefined;
   if (one) {
-    const files = { report: exists(runPaths(root, one.id).report) };
+    const files = { report: exists(runPaths(dir, one.id).report) };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
+    if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
   }
-  if (warning) io.stdout(`\n${warning}`);
+  if (warning) io.stdout(`\n${safeText(warning)}`);
   return 0;
 }
 

@@ -2,9 +2,9 @@ import { waitLock } from '../adapters/lock.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 
@@ -20,7 +20,7 @@ export const STOPPED_REASON = 'stopped by user';
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
-    throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
+    throw new UsageError('name a run to stop (its name, or a unique prefix of its id), or use --all');
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
@@ -28,9 +28,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   const all = listRunIds(root);
   let ids: string[];
   if (name) {
-    const r = resolveRunName(name, all);
-    if ('error' in r) throw new UsageError(r.error);
-    ids = [r.id];
+    ids = [(await resolveRun(name, root, io)).id];
   } else {
     ids = all.filter((id) => !hasSentinel(runPaths(root, id)));
     if (ids.length === 0) io.stdout('No unfinished runs to stop.');

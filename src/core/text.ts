@@ -43,9 +43,20 @@ export function safeJson(value: unknown, indent?: number): string {
   );
 }
 
-/** A task (or any text) on one line: its first non-empty line, with "…" when more follows. */
-export function headline(text: string): string {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const first = (lines[0] ?? '').trim();
-  return lines.length > 1 ? `${first} …` : first;
+/** At most this many characters of a first line appear in tables and the details. */
+export const HEADLINE_MAX = 100;
+
+/** The first line with any text, trimmed; found without splitting a megabyte brief into lines. */
+export function firstLine(text: string): string {
+  return (/[^\r\n]*\S[^\r\n]*/.exec(text)?.[0] ?? '').trim();
+}
+
+/**
+ * A task (or any text) on one line, for a table or the details: its first line with any text, cut
+ * to `max` characters (never inside one), and safe for a terminal. Whether more follows is the
+ * caller's to say (`taskHasMore`), so a program reading `status --json` gets the line alone.
+ */
+export function headline(text: string, max = HEADLINE_MAX): string {
+  const chars = Array.from(firstLine(text));
+  return safeText(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join(''));
 }

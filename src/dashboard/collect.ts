@@ -34,7 +34,9 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
   const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
-    const { countsStamp: stamp, ...row } = final;
+    // Where the run is now: an archived run's summary was written before it moved.
+    const { countsStamp: stamp, ...rest } = final;
+    const row = { ...rest, workspace: paths.workspace };
     if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
     return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
   }

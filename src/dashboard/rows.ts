@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
-import { countOpenQuestions } from '../core/agent/briefing.js';
+import { countOpen, parseQuestions } from '../core/agent/questions.js';
 import {
   parseStream,
   summarizeUsage,
@@ -14,16 +14,21 @@ import {
 import { localTime } from '../core/local-time.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
+import { taskHasMore } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
+import type { RepoRow } from '../core/status/repo.js';
 import { decide } from '../core/supervise/decide.js';
 import { waitText } from '../core/supervise/describe.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
+import { headline } from '../core/text.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
-export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {
+export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow {
+  /** The name given at launch, when one was. */
+  name?: string;
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
   /** The newest line of the run's events log: time, from-state, to-state, action, reason. */
@@ -67,7 +72,7 @@ export function countFindings(dir: string): number {
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpenQuestions(readText(paths.questions) ?? '');
+    return countOpen(parseQuestions(readText(paths.questions) ?? ''));
   } catch {
     return 0;
   }
@@ -132,7 +137,18 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(windows ? { usageWindows: windows } : {}),
     id,
-    task: spec.task,
+    // The first line: a brief may be a megabyte, and every dashboard reads this row.
+    task: headline(spec.task),
+    ...(taskHasMore(spec.task) ? { taskMore: true } : {}),
+    ...(spec.name ? { name: spec.name } : {}),
+    ...(spec.repo
+      ? {
+          repo: spec.repo.path,
+          branch: spec.repo.branch,
+          base: spec.repo.base,
+          worktree: spec.repo.worktree,
+        }
+      : {}),
     state: stateOf(obs),
     workspace: paths.workspace,
     session: tmuxSessionName(id),

@@ -18,7 +18,7 @@ import {
   writeSpec,
 } from '../adapters/store.js';
 import { archiveTranscript } from '../adapters/transcript.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
@@ -55,7 +55,8 @@ export async function act(
       return false;
     case 'wait': {
       const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
-      if (armed) record({ until: action.until.toISOString() });
+      const resets = action.resetsAt ? { resetsAt: action.resetsAt.toISOString() } : {};
+      if (armed) record({ until: action.until.toISOString(), ...resets });
       return armed;
     }
     case 'cleanup':
@@ -75,7 +76,8 @@ export async function act(
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
-      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)) });
+      const hung = action.hung ? { hung: true } : {};
+      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)), ...hung });
       return true;
     }
     case 'start':
@@ -114,7 +116,7 @@ async function start(
   if (action.fresh) {
     // A new conversation: the old transcript is archived (moved, never deleted), run.yaml records
     // the new session id, and the new session is handed the last words of the old one.
-    const archived = archiveTranscript(paths, next.sessionId, ctx.io.env);
+    const archived = archiveTranscript(paths, agentCwd(next, paths), next.sessionId, ctx.io.env);
     const old = next.sessionId;
     next = { ...next, sessionId: randomUUID() };
     await writeSpec(paths, next);

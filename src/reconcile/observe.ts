@@ -16,7 +16,7 @@ import {
 import type { PaneInfo } from '../adapters/tmux.js';
 import { transcriptSize } from '../adapters/transcript.js';
 import { wrapperInPanes } from '../core/run/naming.js';
-import { rootPaths, type RunPaths } from '../core/run/paths.js';
+import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { waitingPrompt } from '../core/supervise/classify.js';
 import { endOfSession, overageOf } from '../core/supervise/session-end.js';
@@ -59,6 +59,7 @@ export async function observe(
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt,
+    ...(spec.repo && !exists(spec.repo.worktree) ? { worktreeGone: true } : {}),
   };
 }
 
@@ -100,6 +101,6 @@ async function observeAgent(
     exit,
     hung: exists(paths.hungFile(session.n)),
     ...end,
-    transcriptBytes: transcriptSize(paths, spec.sessionId, env),
+    transcriptBytes: transcriptSize(paths, agentCwd(spec, paths), spec.sessionId, env),
   };
 }

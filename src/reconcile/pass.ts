@@ -116,3 +116,22 @@ async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promis
   if (!release) writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
   return release;
 }
+
+/**
+ * One run reconciled now, by a caller that holds the pass lock (`finish`): the same steps as a
+ * pass, the exit-race grace included; each outcome said as it happens.
+ */
+export async function reconcileOne(
+  id: string,
+  ctx: PassContext,
+  onOutcome: (outcome: Outcome) => void,
+): Promise<void> {
+  const opts = { dryRun: false, everyOutcome: true, afterGrace: false, progress: onOutcome };
+  let result = await reconcileRun(id, ctx, opts);
+  if (result === RECHECK) {
+    await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+    ctx.panes = undefined;
+    result = await reconcileRun(id, ctx, { ...opts, afterGrace: true });
+  }
+  if (result && result !== RECHECK) onOutcome(result);
+}

@@ -70,6 +70,8 @@ set -m
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
 }
 
-# Recovery within seconds; cron, launchd or systemd stay the backstop.
+# Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the
+# agent's directory (a repository run's worktree) may be gone, and node cannot start in it then.
+cd "$root" || cd /
 OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

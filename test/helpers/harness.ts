@@ -39,6 +39,10 @@ export interface Call {
   at: number;
   /** The agent's whole environment. */
   env: Record<string, string>;
+  /** The text of --append-system-prompt-file, when given. */
+  appended?: string;
+  /** OVERNIGHT_RUN_DIR, when set. */
+  runDir?: string;
 }
 export interface Launched {
   id: string;
@@ -52,6 +56,8 @@ function baseEnv(): Env {
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k === 'TMUX' || k === 'TMUX_PANE' || k === 'CLAUDE_CONFIG_DIR') continue;
     if (k.startsWith('OVERNIGHT_') || k.startsWith('FAKE_CLAUDE_')) continue;
+    // How the tests were started (npm test, npx vitest) is not how the person starts overnight.
+    if (k.startsWith('npm_')) continue;
     env[k] = v;
   }
   return env;
@@ -96,14 +102,14 @@ export function makeSandbox() {
 
   const run = async (
     args: string[],
-    opts: { env?: Record<string, string | undefined>; command?: string } = {},
+    opts: { env?: Record<string, string | undefined>; command?: string; input?: string | Buffer } = {},
   ): Promise<Result> => {
     const r = await execa(opts.command ?? process.execPath, [BIN, ...args], {
       env: withEnv(opts.env),
       extendEnv: false,
       reject: false,
       cwd: dir,
-      stdin: 'ignore',
+      ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       timeout: 45_000,
     });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };

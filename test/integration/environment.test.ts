@@ -1,7 +1,8 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { realpathSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 
 import { NOT_CAPTURED } from '../../src/core/run/agent-env.js';
+import { git, makeRepo } from '../helpers/git.js';
 import { alive, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
@@ -16,12 +17,19 @@ const TRICKY = {
   EMPTY_VALUE: '',
 };
 
-/** What launch captured, as the agent must see it: the launching environment minus the terminal's. */
-function expected(sb: Sandbox, extra: Record<string, string | undefined>): Record<string, string> {
+/**
+ * What launch captured, as the agent must see it: the launching environment minus the terminal's,
+ * plus the run's directory.
+ */
+function expected(
+  sb: Sandbox,
+  id: string,
+  extra: Record<string, string | undefined>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...sb.env, ...extra }))
     if (v !== undefined && !NOT_CAPTURED.has(k)) env[k] = v;
-  return env;
+  return { ...env, OVERNIGHT_RUN_DIR: sb.ws(id) };
 }
 
 /** The agent's environment, without what the shell that execs it sets for itself. */
@@ -44,7 +52,7 @@ describe('the agent environment', () => {
     sb.setBehaviour([{ work: 60 }]);
     const extra = { ...TRICKY, ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-now' };
     const { id } = await sb.launch('Use my environment', ['--duration', '1h'], extra);
-    const want = expected(sb, extra);
+    const want = expected(sb, id, extra);
 
     const first = await sb.agentPid(id);
     const firstCall = sb.calls().find((c) => c.pid === first);
@@ -71,13 +79,39 @@ describe('the agent environment', () => {
     const { id } = await sb.launch('Older run', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
     const file = `${sb.runs}/.agent-env/${id}.env`;
-    const before = { ...expected(sb, {}), FROM_OLD_FORMAT: "a 'b' $(c)" };
+    // Written before OVERNIGHT_RUN_DIR existed too: the restart adds it.
+    const { OVERNIGHT_RUN_DIR: runDir, ...before }: Record<string, string> = {
+      ...expected(sb, id, {}),
+      FROM_OLD_FORMAT: "a 'b' $(c)",
+    };
     const lines = Object.entries(before).map(([k, v]) => `${k}=${v}\n`);
     writeFileSync(file, lines.join(''), { mode: 0o600 });
     process.kill(pid, 'SIGKILL');
     const second = await sb.agentPid(id, 2);
-    expect(agentEnv(sb.calls().find((c) => c.pid === second))).toEqual(before);
+    expect(agentEnv(sb.calls().find((c) => c.pid === second))).toEqual({
+      ...before,
+      OVERNIGHT_RUN_DIR: runDir,
+    });
     expect(sb.read(file)).toMatch(/^# overnight: /);
+  });
+
+  it("a repository run's agent has its run directory and no git variable pointing elsewhere, after a restart too", async ({
+    sb,
+  }) => {
+    const repo = await makeRepo(sb.dir);
+    const elsewhere = { GIT_DIR: `${sb.dir}/elsewhere/.git`, GIT_WORK_TREE: `${sb.dir}/elsewhere` };
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Fix the tests', ['--duration', '1h', '--repo', repo], elsewhere);
+    const want = expected(sb, id, { GIT_DIR: undefined, GIT_WORK_TREE: undefined });
+    const first = await sb.agentPid(id);
+    const firstCall = sb.calls().find((c) => c.pid === first);
+    expect(agentEnv(firstCall)).toEqual(want);
+    expect(realpathSync(firstCall?.cwd ?? '')).toBe(realpathSync(`${sb.runs}/worktrees/${id}`));
+
+    process.kill(first, 'SIGKILL');
+    const second = await sb.agentPid(id, 2);
+    expect(agentEnv(sb.calls().find((c) => c.pid === second))).toEqual(want);
+    expect(await git(repo, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
   });
 });
 

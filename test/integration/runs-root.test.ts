@@ -21,6 +21,10 @@ const COMMANDS: string[][] = [
   ['resume', '--all'],
   ['schedule', 'install', '--backend', 'cron'],
   ['schedule', 'status'],
+  ['finish', 'x'],
+  ['archive', '--finished-before', '7d'],
+  ['rm', 'x', '--yes'],
+  ['digest'],
 ];
 
 /** Each command fails with exactly one line on stderr that matches `want`, and no errno text. */
@@ -160,7 +164,15 @@ describe('a runs root that cannot be used', () => {
         const readOnly = new RegExp(
           `^overnight: the runs root ${root} is on a read-only filesystem; remount`,
         );
-        for (const args of [['launch', 'Another'], ['reconcile'], ['stop', id], ['pause', '--all']]) {
+        for (const args of [
+          ['launch', 'Another'],
+          ['reconcile'],
+          ['stop', id],
+          ['pause', '--all'],
+          ['finish', id],
+          ['archive', id],
+          ['rm', id, '--yes'],
+        ]) {
           const r = await sb.run(args, { env });
           expect(r.exitCode, args.join(' ')).toBe(1);
           expect(r.stderr, args.join(' ')).toMatch(readOnly);

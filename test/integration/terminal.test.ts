@@ -65,7 +65,9 @@ describe('terminal safety', () => {
     }
     const status = await onTerminal(sb, ['status', id]);
     expect(status).not.toMatch(/[\x1b\x9b]/);
-    expect(status).toMatch(/^task: +Survey \\x1b\]0;owned\\x07CRDT libraries …\r?$/m);
+    expect(status).toMatch(
+      /^task: +Survey \\x1b\]0;owned\\x07CRDT libraries … \(the whole task is in \S+\/CLAUDE\.md\)\r?$/m,
+    );
   });
 
   it('into a pipe: logs and status print no escape at all, and logs --raw is the log byte for byte', async ({

@@ -6,6 +6,7 @@ import {
   isAgentEnvFile,
   parseAgentEnv,
   renderAgentEnv,
+  runEnvironment,
 } from '../../src/core/run/agent-env.js';
 
 // The captured environment: every value reaches the agent exactly, nothing in it is evaluated.
@@ -23,6 +24,8 @@ describe('renderAgentEnv', () => {
     const text = renderAgentEnv({ VALUE: value, OTHER: 'o' });
     expect(isAgentEnvFile(text)).toBe(true);
     expect(Object.fromEntries(parseAgentEnv(text))).toEqual({ VALUE: value, OTHER: 'o' });
+    // Read back and written again, it is the same file: a restart rewrites nothing.
+    expect(renderAgentEnv(Object.fromEntries(parseAgentEnv(text)))).toBe(text);
   });
 
   test.each<{ name: string; env: Record<string, string | undefined>; want: string[] }>([
@@ -50,5 +53,38 @@ describe('parseAgentEnv', () => {
     const old = 'PATH=/usr/bin:/bin\nTOKEN=a=b $(c)\nnot a variable\n';
     expect(isAgentEnvFile(old)).toBe(false);
     expect(Object.fromEntries(parseAgentEnv(old))).toEqual({ PATH: '/usr/bin:/bin', TOKEN: 'a=b $(c)' });
+  });
+});
+
+describe('runEnvironment', () => {
+  const RUN_DIR = '/home/me/overnight-runs/2026-11-21-2315-fix-tests';
+  const GIT = { GIT_DIR: '/elsewhere/.git', GIT_WORK_TREE: '/elsewhere', GIT_INDEX_FILE: 'i' };
+  test.each<{ name: string; env: Record<string, string>; repo: boolean; want: Record<string, string> }>([
+    {
+      name: 'a plain run',
+      env: { HOME: '/home/me', ...GIT },
+      repo: false,
+      want: { HOME: '/home/me', ...GIT, OVERNIGHT_RUN_DIR: RUN_DIR },
+    },
+    {
+      name: 'a repository run',
+      env: {
+        HOME: '/home/me',
+        GIT_AUTHOR_NAME: 'Me',
+        ...GIT,
+        GIT_COMMON_DIR: 'c',
+        GIT_OBJECT_DIRECTORY: 'o',
+      },
+      repo: true,
+      want: { HOME: '/home/me', GIT_AUTHOR_NAME: 'Me', OVERNIGHT_RUN_DIR: RUN_DIR },
+    },
+    {
+      name: "launched from another run's agent",
+      env: { OVERNIGHT_RUN_DIR: '/other/run' },
+      repo: false,
+      want: { OVERNIGHT_RUN_DIR: RUN_DIR },
+    },
+  ])('$name → the run directory, and no git variable pointing elsewhere for a repository', (row) => {
+    expect(runEnvironment(row.env, RUN_DIR, row.repo)).toEqual(row.want);
   });
 });

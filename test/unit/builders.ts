@@ -24,6 +24,8 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
   return {
     id: '2026-11-21-2315-survey-crdt',
     task: 'Survey CRDT libraries for offline sync',
+    name: null,
+    repo: null,
     model: null,
     startedAt: STARTED,
     endsAt: ENDS,
@@ -58,6 +60,15 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     ...over,
   };
 }
+
+/** A repository run's facts, as launch records them. */
+export const REPO = {
+  path: '/home/me/proj',
+  base: '48e2c9b682eeb5c2fbfa0162f3c48ed82f8d8c05',
+  branch: 'overnight/2026-11-21-2315-survey-crdt',
+  worktree: '/home/me/overnight-runs/worktrees/2026-11-21-2315-survey-crdt',
+};
+export const RUN_DIR = '/home/me/overnight-runs/2026-11-21-2315-survey-crdt';
 
 /** The agent of a session, running. */
 export function running(

@@ -358,3 +358,24 @@ test('limitsOf takes every limit a run is launched with, and nothing else', () =
     ].sort(),
   );
 });
+
+describe('chosen keys', () => {
+  test.each<{ name: string; over: Partial<Layers>; want: string[] }>([
+    { name: 'nothing set', over: {}, want: [] },
+    {
+      name: 'a key in the file',
+      over: { file: fromYaml('allowed_tools: [Read]\n') },
+      want: ['allowed_tools'],
+    },
+    {
+      name: 'a key in the environment',
+      over: { env: { OVERNIGHT_PERMISSION_MODE: 'plan' } },
+      want: ['permission_mode'],
+    },
+    { name: 'a flag', over: { flags: { allowed_tools: 'Read,Grep' } }, want: ['allowed_tools'] },
+    { name: 'an unset flag', over: { flags: { allowed_tools: undefined } }, want: [] },
+    { name: 'a bad value', over: { flags: { allowed_tools: '' } }, want: [] },
+  ])('$name → $want', ({ over, want }) => {
+    expect(resolve(over).chosen).toEqual(want);
+  });
+});

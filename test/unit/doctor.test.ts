@@ -25,7 +25,7 @@ import {
   type CheckStatus,
   type CommandRun,
 } from '../../src/core/doctor/checks.js';
-import { spec } from './builders.js';
+import { REPO, RUN_DIR, spec } from './builders.js';
 
 const ok = (stdout: string): CommandRun => ({ exitCode: 0, stdout, stderr: '' });
 const HELP = [
@@ -39,6 +39,9 @@ const HELP = [
   '--permission-mode <mode>',
   '--allowedTools, --allowed-tools <tools...>',
   '--max-budget-usd <amount>',
+  '--add-dir <directories...>',
+  // 2.1.329 lists only the inline form; the -file form is named in another option's text.
+  '--append-system-prompt <prompt>',
 ]
   .map((l) => `  ${l.padEnd(40)}does something`)
   .join('\n');
@@ -167,9 +170,17 @@ describe('agent', () => {
   });
 
   test('AGENT_FLAGS covers every flag agentArgs passes', () => {
-    const s = spec({ model: 'opus', fallbackModel: 'sonnet', maxCost: 10, allowedTools: ['Read'] });
+    const s = spec({
+      model: 'opus',
+      fallbackModel: 'sonnet',
+      maxCost: 10,
+      allowedTools: ['Read'],
+      repo: REPO,
+    });
     const passed = new Set(
-      [...agentArgs(s, 'initial'), ...agentArgs(s, 'resume')].filter((a) => a.startsWith('-')),
+      [...agentArgs(s, 'initial', 0, false, RUN_DIR), ...agentArgs(s, 'resume', 0, false, RUN_DIR)].filter(
+        (a) => a.startsWith('-'),
+      ),
     );
     for (const f of passed)
       expect(

@@ -12,7 +12,7 @@ import {
   specToDoc,
 } from '../../src/core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionRecord } from '../../src/core/run/types.js';
-import { spec } from './builders.js';
+import { REPO, spec } from './builders.js';
 
 const AT = new Date('2026-11-22T01:02:03.456Z');
 
@@ -202,6 +202,11 @@ describe('run.yaml', () => {
     { name: 'as given', spec: STORED },
     { name: 'with no model', spec: { ...STORED, model: null } },
     { name: 'with an empty task and no tools', spec: { ...STORED, task: '', allowedTools: [] } },
+    { name: 'with a name and a repository', spec: { ...STORED, name: 'Nuit blanche 夜', repo: REPO } },
+    {
+      name: 'with a 1 MB task of every kind of line',
+      spec: { ...STORED, task: 'Brief\n\t"x": \'y\' # z\n  - item\r\n\u001b[31m'.repeat(30_000) },
+    },
   ])('round trip $name, also through YAML text', ({ spec: s }) => {
     expect(specFromDoc(specToDoc(s))).toEqual(s);
     expect(specFromDoc(parse(stringify(specToDoc(s))))).toEqual(s);
@@ -282,6 +287,22 @@ test('a run.yaml written before the limits policies gets their defaults: 2h, 6h,
     fallback_model: 'sonnet',
     limits_seconds: { transient_max: 60, late_report: 0 },
   });
+});
+
+test('a run.yaml written before names and repositories were recorded reads as a plain run, unnamed', () => {
+  const doc = specToDoc(STORED) as Record<string, unknown>;
+  delete doc.name;
+  delete doc.repo;
+  expect(specFromDoc(doc)).toMatchObject({ name: null, repo: null });
+});
+
+test.each<{ name: string; repo: unknown; want: string }>([
+  { name: 'repo.worktree missing', repo: { ...REPO, worktree: undefined }, want: 'repo.worktree' },
+  { name: 'repo.base empty', repo: { ...REPO, base: '' }, want: 'repo.base' },
+  { name: 'repo as text', repo: '/home/me/proj', want: 'repo' },
+])('a run.yaml with $name throws naming $want', ({ repo, want }) => {
+  const doc = { ...specToDoc(STORED), repo };
+  expect(() => specFromDoc(doc)).toThrow(`${want} is missing or invalid`);
 });
 
 test('a run.yaml written before the tmux socket was recorded reads as the default server', () => {

@@ -50,14 +50,24 @@ describe('headline', () => {
   test.each<{ name: string; text: string; want: string }>([
     { name: 'one line', text: 'Survey CRDT libraries', want: 'Survey CRDT libraries' },
     {
-      name: 'several lines',
+      name: 'the first of several lines (the caller says more follows)',
       text: 'Survey CRDT libraries\n\nFocus on Yjs.',
-      want: 'Survey CRDT libraries …',
+      want: 'Survey CRDT libraries',
     },
-    { name: 'leading blank lines', text: '\n\n  Fix the tests  \r\nthen more', want: 'Fix the tests …' },
+    { name: 'leading blank lines', text: '\n\n  Fix the tests  \r\nthen more', want: 'Fix the tests' },
+    { name: 'Windows line ends', text: 'First\r\nSecond', want: 'First' },
+    { name: 'an escape sequence', text: `Red ${TITLE}alert\u0007`, want: 'Red \\x1b]0;owned\\x07alert\\x07' },
+    { name: 'a long line, cut', text: 'x'.repeat(150), want: `${'x'.repeat(99)}…` },
+    { name: 'exactly the maximum', text: 'y'.repeat(100), want: 'y'.repeat(100) },
+    { name: 'letters beyond the BMP, cut whole', text: '𠀋'.repeat(120), want: `${'𠀋'.repeat(99)}…` },
+    { name: 'nothing but blanks', text: ' \n\t\n', want: '' },
     { name: 'empty', text: '', want: '' },
   ])('$name → $want', ({ text, want }) => {
     expect(headline(text)).toBe(want);
+  });
+
+  test('a 1 MB brief gives its first line', () => {
+    expect(headline(`Night brief\n${'lorem ipsum '.repeat(90_000)}`)).toBe('Night brief');
   });
 });
 
@@ -143,7 +153,9 @@ describe('what is printed from the agent and the files', () => {
       new Date('2026-11-22T03:00:00Z'),
       localTime('UTC'),
     );
-    expect(lines).toContain('task:       Survey \\x1b]0;owned\\x07CRDT libraries …');
+    expect(lines).toContain(
+      'task:       Survey \\x1b]0;owned\\x07CRDT libraries … (the whole task is in /runs/2026-11-21-2315-x/CLAUDE.md)',
+    );
     expect(lines).toContain('warning:    a b\\x1b]52;c;ZWNobyBwd25lZA==\\x07');
     for (const line of lines) expect(line).not.toMatch(/[\n\x1b\x9b]/);
   });

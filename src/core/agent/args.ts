@@ -1,17 +1,21 @@
 import type { RunSpec, SessionMode } from '../run/types.js';
 import { sessionBudget } from '../supervise/budget.js';
-import {
-  continuePrompt,
-  handoverPrompt,
-  initialPrompt,
-  RESUME_PROMPT,
-  SYNTHESIS_PROMPT,
-} from './briefing.js';
+import { continuePrompt, handoverPrompt, initialPrompt, resumePrompt, synthesisPrompt } from './briefing.js';
+import { runFiles } from './run-files.js';
 
 // The agent's argv and stdin for each kind of session. The prompt only ever goes to stdin.
 
-/** `fresh`: a new conversation (its id already in `spec`), not a resume of the old one. */
-export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0, fresh = false): string[] {
+/**
+ * `fresh`: a new conversation (its id already in `spec`), not a resume of the old one. `runDir`: the
+ * run's directory, which a repository run's agent (working in its worktree) is given as well.
+ */
+export function agentArgs(
+  spec: RunSpec,
+  mode: SessionMode,
+  spentUsd = 0,
+  fresh = false,
+  runDir: string | null = null,
+): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   args.push(
     ...(mode === 'initial' || fresh ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]),
@@ -21,24 +25,34 @@ export function agentArgs(spec: RunSpec, mode: SessionMode, spentUsd = 0, fresh 
   const budget = sessionBudget(spec, mode, spentUsd);
   if (budget !== null) args.push('--max-budget-usd', budget.toFixed(4));
   args.push('--permission-mode', spec.permissionMode);
+  if (spec.repo) {
+    if (!runDir) throw new Error("a repository run's sessions need the run's directory");
+    // The briefing reaches the agent without being written into the repository: appended to the
+    // system prompt from a file (recorded with the conversation, so every resume keeps it; given
+    // again for a fresh one). The run's directory is a working directory too: findings go there.
+    args.push('--append-system-prompt-file', `${runDir}/CLAUDE.md`, '--add-dir', runDir);
+  }
   // Last, because it takes a list: one argument per tool, so patterns may hold commas and spaces.
   if (spec.allowedTools.length > 0) args.push('--allowedTools', ...spec.allowedTools);
   return args;
 }
 
+/** `runDir` as for agentArgs: a repository run's prompts name its files by absolute path. */
 export function promptFor(
   spec: RunSpec,
   mode: SessionMode,
   now: Date,
   handover?: { lastResult: string | null },
+  runDir: string | null = null,
 ): string {
-  if (mode === 'initial') return initialPrompt(spec.task);
+  const dir = spec.repo ? runDir : null;
+  const f = runFiles(dir);
+  const synthesis = synthesisPrompt(f, spec.repo !== null);
+  if (mode === 'initial') return initialPrompt(spec.task, dir);
   if (handover)
-    return (
-      handoverPrompt(spec.task, handover.lastResult) + (mode === 'synthesis' ? `\n${SYNTHESIS_PROMPT}` : '')
-    );
-  if (mode === 'continue') return continuePrompt(spec.endsAt, now);
-  return mode === 'synthesis' ? SYNTHESIS_PROMPT : RESUME_PROMPT; // resume and retry
+    return handoverPrompt(spec.task, handover.lastResult, f) + (mode === 'synthesis' ? `\n${synthesis}` : '');
+  if (mode === 'continue') return continuePrompt(spec.endsAt, now, f);
+  return mode === 'synthesis' ? synthesis : resumePrompt(f); // resume and retry
 }
 
 /** Why a permission mode cannot work for this user, or undefined when it can. */

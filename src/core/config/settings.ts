@@ -12,6 +12,24 @@ export const PERMISSION_MODES = [
   'plan',
 ] as const;
 export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
+/**
+ * A repository run's tools when none were chosen: reading, and git to look and to commit, never to
+ * push. No bare Write or Edit: acceptEdits already lets the agent edit its worktree and the run's
+ * directory, and a bare Write rule would let it write anywhere (the person's checkout included).
+ */
+export const REPO_ALLOWED_TOOLS = [
+  'Read',
+  'Glob',
+  'Grep',
+  'WebSearch',
+  'WebFetch',
+  'Bash(git status:*)',
+  'Bash(git diff:*)',
+  'Bash(git log:*)',
+  'Bash(git show:*)',
+  'Bash(git add:*)',
+  'Bash(git commit:*)',
+];
 
 /** Everything configurable: a run's limits (copied into its run.yaml at launch) and the rest. */
 export interface Settings extends Limits {
@@ -225,9 +243,15 @@ export interface Layers {
  * the default (or the lower layer's value) stands for that key; the caller decides
  * whether a problem is fatal (launch) or a warning (reconcile).
  */
-export function resolveSettings(layers: Layers): { settings: Settings; problems: ConfigProblem[] } {
+export function resolveSettings(layers: Layers): {
+  settings: Settings;
+  problems: ConfigProblem[];
+  /** The keys some layer set (a default may depend on whether the person chose a value). */
+  chosen: string[];
+} {
   const settings = defaultSettings(layers.home) as unknown as Record<string, unknown>;
   const problems: ConfigProblem[] = [];
+  const chosen = new Set<string>();
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
@@ -236,8 +260,10 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
       return;
     }
     const parsed = parseValue(spec.kind, raw, layers.home);
-    if (parsed.ok) settings[spec.field] = parsed.value;
-    else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
+    if (parsed.ok) {
+      settings[spec.field] = parsed.value;
+      chosen.add(key);
+    } else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
   };
 
   const file = layers.file;
@@ -263,5 +289,5 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
   for (const [key, raw] of Object.entries(layers.flags ?? {})) {
     if (raw !== undefined) apply(key, raw, `--${key.replace(/_/g, '-')}`);
   }
-  return { settings: settings as unknown as Settings, problems };
+  return { settings: settings as unknown as Settings, problems, chosen: [...chosen] };
 }

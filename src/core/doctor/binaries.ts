@@ -14,6 +14,9 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   ['--permission-mode'],
   ['--allowedTools', '--allowed-tools'],
   ['--max-budget-usd'],
+  // A repository run's: 2.1.329's --help names the file form only as `--append-system-prompt[-file]`.
+  ['--append-system-prompt-file', '--append-system-prompt'],
+  ['--add-dir'],
 ];
 
 const mentions = (text: string, flag: string) =>

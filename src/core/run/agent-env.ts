@@ -27,6 +27,29 @@ export const NOT_CAPTURED: ReadonlySet<string> = new Set([
   'UID',
 ]);
 
+/** Variables that would point the agent's git at another repository than its worktree. */
+export const GIT_ELSEWHERE: readonly string[] = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+];
+
+/**
+ * What the captured file holds: the launching environment, plus where the run's files are
+ * (OVERNIGHT_RUN_DIR); a repository run's without the variables that would send its git elsewhere.
+ */
+export function runEnvironment(
+  env: Record<string, string | undefined>,
+  runDir: string,
+  repo: boolean,
+): Record<string, string | undefined> {
+  const own: Record<string, string | undefined> = { ...env, OVERNIGHT_RUN_DIR: runDir };
+  if (repo) for (const name of GIT_ELSEWHERE) delete own[name];
+  return own;
+}
+
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;

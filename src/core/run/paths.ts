@@ -89,6 +89,10 @@ export interface RootPaths {
   /** Written by `schedule install`: which backend runs the passes, and how often. */
   schedule: string;
   pauseAll: string;
+  /** Finished runs moved out of the dashboard and of every pass: `archive/<run id>/`. */
+  archive: string;
+  /** The worktrees of repository runs, `worktrees/<run id>/`: beside the runs, never inside one. */
+  worktrees: string;
 }
 
 export function rootPaths(runsRoot: string): RootPaths {
@@ -98,5 +102,12 @@ export function rootPaths(runsRoot: string): RootPaths {
     heartbeat: join(runsRoot, '.heartbeat.json'),
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
+    archive: join(runsRoot, 'archive'),
+    worktrees: join(runsRoot, 'worktrees'),
   };
+}
+
+/** Where the agent works: the worktree of a repository run, else the run's own directory. */
+export function agentCwd(spec: { repo: { worktree: string } | null }, paths: RunPaths): string {
+  return spec.repo ? spec.repo.worktree : paths.workspace;
 }

@@ -72,6 +72,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
   return {
     id: spec.id,
     task: spec.task,
+    name: spec.name,
     model: spec.model,
     started_at: spec.startedAt.toISOString(),
     ends_at: spec.endsAt.toISOString(),
@@ -102,6 +103,12 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       node: spec.paths.node,
       cli: spec.paths.cli,
       tmux_socket: spec.paths.tmuxSocket,
+    },
+    repo: spec.repo && {
+      path: spec.repo.path,
+      base: spec.repo.base,
+      branch: spec.repo.branch,
+      worktree: spec.repo.worktree,
     },
   };
 }
@@ -136,9 +143,21 @@ export function specFromDoc(doc: unknown): RunSpec {
     d.allowed_tools as string[],
     'allowed_tools',
   );
+  // Runs launched before repositories and names were recorded are plain runs without a name.
+  const r = d.repo === null || d.repo === undefined ? null : (d.repo as Record<string, unknown>);
+  need(r === null || typeof r === 'object', r, 'repo');
+  const repoStr = (k: string) =>
+    need(typeof r?.[k] === 'string' && r[k] !== '', r?.[k] as string, `repo.${k}`);
   return {
     id: str('id'),
     task: need(typeof d.task === 'string', d.task as string, 'task'),
+    name: typeof d.name === 'string' && d.name !== '' ? d.name : null,
+    repo: r && {
+      path: repoStr('path'),
+      base: repoStr('base'),
+      branch: repoStr('branch'),
+      worktree: repoStr('worktree'),
+    },
     model: d.model === null || d.model === undefined ? null : str('model'),
     startedAt: time('started_at'),
     endsAt: time('ends_at'),

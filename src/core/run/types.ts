@@ -25,10 +25,25 @@ export interface Limits {
   lateReport: number;
 }
 
+/** A run on a git repository: the agent works in a worktree on a branch of the run's own. */
+export interface RepoSpec {
+  /** The repository's top directory (the person's checkout, never touched). */
+  path: string;
+  /** The commit the branch was made from (a full hash). */
+  base: string;
+  branch: string;
+  /** The agent's working directory: a worktree of `path` on `branch`. */
+  worktree: string;
+}
+
 /** run.yaml: what launch decided, written by the supervisor alone. */
 export interface RunSpec {
   id: string;
   task: string;
+  /** The `--name` given at launch, as given (a handle for the run); null when none was. */
+  name: string | null;
+  /** null for a run in its own fresh workspace. */
+  repo: RepoSpec | null;
   model: string | null;
   startedAt: Date;
   endsAt: Date;

@@ -1,4 +1,5 @@
 import type { LocalTime } from '../local-time.js';
+import { taskHasMore } from '../run/task.js';
 import { headline, safeLine } from '../text.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
@@ -7,6 +8,8 @@ import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 /** A run's row with what says where it is and when it began (StatusRow extends it). */
 export interface DetailsRow extends TableRow {
   task: string | null;
+  /** The task says more than the first line in `task`: the whole of it is in CLAUDE.md. */
+  taskMore?: boolean;
   workspace: string;
   session: string;
   startedAt: string | null;
@@ -43,6 +46,14 @@ export interface DetailsFiles {
   report: boolean;
 }
 
+/** The task's first line; when it says more, "…" and where the whole of it is. */
+function taskLine(r: DetailsRow): string {
+  if (r.task === null) return '(unknown)';
+  const head = headline(r.task);
+  if (!r.taskMore && !taskHasMore(r.task)) return head;
+  return `${head}${head.endsWith('…') ? '' : ' …'} (the whole task is in ${r.workspace}/CLAUDE.md)`;
+}
+
 /** A tmux session to attach to exists while an agent runs, not while a run waits or is paused. */
 const WATCHABLE = new Set(['running', 'synthesizing']);
 
@@ -60,7 +71,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   const restarts = `${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed`;
   const lines = [
     '',
-    `task:       ${r.task === null ? '(unknown)' : headline(r.task)}`,
+    `task:       ${taskLine(r)}`,
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
     `ends:       ${when(r.endsAt)}${remaining}`,

@@ -81,6 +81,7 @@ export function deniedLine(denied: { count: number; tools: { name: string; count
   const s = denied.count === 1 ? '' : 's';
   return (
     `${denied.count} tool call${s} denied by permissions (${top}); ` +
-    'add them to allowed_tools if the agent needs them'
+    'if the agent needs them, allow them: --allowed-tools for a new run, allowed_tools in config.yaml ' +
+    "for every run, or this run's run.yaml for its next session"
   );
 }

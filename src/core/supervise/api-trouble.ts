@@ -47,8 +47,7 @@ export function waitOutApiTrouble(t: Trouble): Action {
   const delay = backoffFor(Math.max(count, 1) + 1, spec.limits);
   const why = `the API failed (${whatFailed(agent)}, ${t.how})${said}; not counted as a restart`;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
-  if (delay > 0 && now < retryAt)
-    return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
+  if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
   return { kind: 'start', mode: 'retry', reason: why, exit: t.exit, uptime: t.uptime };
 }
 

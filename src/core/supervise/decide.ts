@@ -10,7 +10,16 @@ import type { Action, Observation, RunningAgent } from './types.js';
 export const FAILED_RESUMES = 3;
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
-  return escalate(spec, obs, decideSession(spec, obs, now));
+  return needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
+}
+
+/** A session of a repository run starts in its worktree; one removed behind overnight's back ends the run. */
+function needsWorktree(spec: RunSpec, obs: Observation, action: Action): Action {
+  if (action.kind !== 'start' || !obs.worktreeGone || !spec.repo) return action;
+  const reason =
+    `the worktree ${spec.repo.worktree} is gone (removed outside overnight), so no session can start; ` +
+    `what was committed is on the branch ${spec.repo.branch}`;
+  return { kind: 'finish', sentinel: 'FAILED', reason, stopAgent: false };
 }
 
 function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {

@@ -51,7 +51,10 @@ export function decideEnded(
   now: Date,
 ): Action {
   const exit = agent.exit ? agent.exit.code : null;
-  const endedAt = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const recorded = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  // An exit recorded after this pass read the clock (the exit race) ended now, not in the future:
+  // every wait below counts from it, so no backoff due is no wait ('backing off 0s').
+  const endedAt = recorded.getTime() > now.getTime() ? now : recorded;
   const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
   const e: Ended = { spec, obs, session, agent, now, exit, how: describeExit(exit), endedAt, uptime };
   const start = (mode: 'resume' | 'continue' | 'retry' | 'synthesis', reason: string): Action => ({
@@ -118,9 +121,7 @@ export function decideEnded(
   const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
-  // No backoff is no wait, even when the exit was recorded a moment after this pass read the clock.
-  if (delay > 0 && now < retryAt)
-    return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
+  if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
   return start(clean ? 'continue' : 'resume', why);
 }
 
@@ -144,7 +145,7 @@ function retrySynthesis(e: Ended): Action {
   // Backoff between tries too: the first at once, then backoff, doubling.
   const delay = backoffFor(tries, spec.limits);
   const retryAt = new Date(e.endedAt.getTime() + delay * 1000);
-  if (delay > 0 && now < retryAt)
+  if (now < retryAt)
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
   const reason = `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`;
   // A late report's tries keep its deadline.

@@ -13,6 +13,8 @@ export interface Observation {
   reportExists: boolean;
   /** When output.log last changed. */
   outputAt: Date | null;
+  /** A repository run whose worktree is no longer there: no session can start in it. */
+  worktreeGone?: boolean;
 }
 
 export interface ObservedSession extends SessionRecord {

@@ -37,6 +37,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .option('--model <model>', 'model for every session, e.g. opus or sonnet')
     .option('--max-restarts <n>', 'crash restarts before the run fails (default 5)')
     .option('--max-cost <usd>', 'spend cap for the whole run in USD; the last 10 % is kept for the report')
+    .option(
+      '--allow-overage',
+      'keep working on paid extra usage when the subscription window is spent ' +
+        '(default: stop and wait for the reset)',
+    )
+    .option('--fallback-model <model>', 'model Claude Code switches to when the main one is overloaded')
     .option('--json', 'print {"id","workspace","session","endsAt"} (and repo, branch, base, worktree)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

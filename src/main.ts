@@ -1,12 +1,17 @@
 import { systemClock } from './adapters/clock.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
+import { describeFsError } from './core/run/runs-root.js';
+import { safeText } from './core/text.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
 
+// Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
+// as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
-  stderr: (line) => process.stderr.write(line + '\n'),
+  stdoutBytes: (bytes) => process.stdout.write(bytes),
+  stderr: (line) => process.stderr.write(safeText(line) + '\n'),
   env: process.env,
   now: systemClock,
   cmd: commandToRun(process.env),
@@ -14,6 +19,14 @@ const io: Io = {
   stdinIsTty: process.stdin.isTTY === true,
   ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 };
+
+/** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
+function messageOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code))
+    return describeFsError({ code: e.code, path: e.path, dest: (e as { dest?: string }).dest });
+  return e.message ?? String(err);
+}
 
 async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -50,7 +63,7 @@ async function main(): Promise<number> {
       io.stderr(
         process.env.OVERNIGHT_DEBUG === '1'
           ? String((err as Error).stack ?? err)
-          : `overnight: ${(err as Error).message ?? String(err)}`,
+          : `overnight: ${messageOf(err)}`,
       );
     }
     return code;

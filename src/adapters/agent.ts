@@ -2,6 +2,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
+import { RunFileError } from '../core/errors.js';
+import { parseAgentEnv, renderAgentEnv, runEnvironment } from '../core/run/agent-env.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
@@ -14,26 +16,23 @@ import { appendRestart, readAgent, writeSession } from './store.js';
 /** The wrapper ships beside the bundle in the package: dist/ and src/wrapper/ are siblings. */
 export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
 
-/** Variables that belong to the launching terminal, not to the agent. */
-const NOT_CAPTURED = new Set(['TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'COLUMNS', 'LINES']);
-
 /**
- * The launching environment, as NAME=value lines for the wrapper (which exports them literally),
- * so a restart by cron or launchd gives the agent the same credentials and settings as launch did.
+ * The captured environment (written at launch) in the format the wrapper sources, with what
+ * overnight sets: every session, a restart by a pass from cron or launchd too, runs with exactly
+ * these variables, whatever tmux, cron or launchd hold. A run launched by an older version (NAME=value
+ * lines, or no OVERNIGHT_RUN_DIR) is rewritten once, same variables. Gone, no session can start.
  */
-export function captureEnvironment(env: NodeJS.ProcessEnv): string {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (
-      value === undefined ||
-      NOT_CAPTURED.has(name) ||
-      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ||
-      /[\n\r\0]/.test(value)
-    )
-      continue;
-    lines.push(`${name}=${value}`);
-  }
-  return lines.join('\n') + '\n';
+function ensureAgentEnv(spec: RunSpec, paths: RunPaths): void {
+  const text = readText(paths.agentEnv);
+  if (text === null)
+    throw new RunFileError(
+      paths.agentEnv,
+      'is missing: the environment captured at launch is gone, so no session can start with it; ' +
+        'launch the task again',
+    );
+  const captured = Object.fromEntries(parseAgentEnv(text));
+  const want = renderAgentEnv(runEnvironment(captured, paths.workspace, spec.repo !== null));
+  if (want !== text) writeFileAtomic(paths.agentEnv, want);
 }
 
 export interface SessionStart {
@@ -50,6 +49,8 @@ export interface SessionStart {
   uptime?: number | null;
   /** A fresh conversation (the new id is in `spec`), handed the previous session's last words. */
   handover?: { lastResult: string | null };
+  /** A late synthesis: when it must be done by. */
+  deadline?: Date;
 }
 
 /**
@@ -64,9 +65,15 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   // tmux would start the agent in the home directory instead of a directory that is gone.
   const cwd = agentCwd(s.spec, s.paths);
   if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
+  ensureAgentEnv(s.spec, s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
-  const session: SessionRecord = { n: (s.previous?.n ?? 0) + 1, mode: s.mode, startedAt: s.now };
+  const session: SessionRecord = {
+    n: (s.previous?.n ?? 0) + 1,
+    mode: s.mode,
+    startedAt: s.now,
+    ...(s.deadline ? { deadline: s.deadline } : {}),
+  };
   writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace));
   writeSession(s.paths, session);
   if (s.mode !== 'initial')

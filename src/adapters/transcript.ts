@@ -2,6 +2,7 @@ import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+import { parseAgentEnv } from '../core/run/agent-env.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
 
@@ -29,11 +30,7 @@ export function projectDir(configDir: string, cwd: string): string {
 
 /** The agent's CLAUDE_CONFIG_DIR (or ~/.claude), from the environment captured at launch. */
 export function agentConfigDir(paths: RunPaths, env: NodeJS.ProcessEnv): string {
-  const captured = new Map<string, string>();
-  for (const line of (readText(paths.agentEnv) ?? '').split('\n')) {
-    const i = line.indexOf('=');
-    if (i > 0) captured.set(line.slice(0, i), line.slice(i + 1));
-  }
+  const captured = parseAgentEnv(readText(paths.agentEnv) ?? '');
   const get = (name: string) => captured.get(name) ?? env[name];
   return get('CLAUDE_CONFIG_DIR') || join(get('HOME') || homedir(), '.claude');
 }

@@ -1,10 +1,12 @@
 import { waitLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { hint, type Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { parseDuration } from '../core/config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { rootPaths } from '../core/run/paths.js';
+import { safeLine } from '../core/text.js';
 import { makeNotifier } from '../notify/queue.js';
 import { archiveRun, finishedBefore } from '../runs/archive.js';
 
@@ -23,6 +25,7 @@ export async function archiveCommand(
     throw new UsageError('name one run to archive, or give --finished-before <duration> (e.g. 7d), not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
+  usableRunsRoot(root, 'write');
   let ids: string[];
   if (name) ids = [(await resolveRun(name, root, io)).id];
   else {
@@ -39,7 +42,9 @@ export async function archiveCommand(
   const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
   const notifier = makeNotifier(settings, io);
   try {
-    for (const id of ids) io.stdout(`${id}: archived to ${await archiveRun(root, id, io.now(), notifier)}`);
+    for (const id of ids) {
+      io.stdout(safeLine(`${id}: archived to ${await archiveRun(root, id, io.now(), notifier)}`));
+    }
   } finally {
     await release();
   }

@@ -1,11 +1,13 @@
 import { readSupervision } from '../adapters/supervision.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
 import { hint, type Io } from '../app/io.js';
 import { humanTime } from '../core/agent/briefing.js';
 import { formatDuration } from '../core/config/duration.js';
 import { checkCredentials } from '../core/doctor/checks.js';
-import { tmuxSessionName } from '../core/run/naming.js';
+import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
 import { supervisionWarning } from '../core/status/supervision.js';
+import { safeJson, safeLine, safeText } from '../core/text.js';
 import { launchRun } from '../runs/launch.js';
 import { readTask } from '../runs/task.js';
 
@@ -17,6 +19,8 @@ export interface LaunchOptions {
   model?: string;
   maxRestarts?: string;
   maxCost?: string;
+  allowOverage?: boolean;
+  fallbackModel?: string;
   taskFile?: string;
   repo?: string;
   base?: string;
@@ -54,26 +58,27 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       worktree: spec.repo.worktree,
     };
     const out = { id: spec.id, workspace: paths.workspace, session, endsAt: spec.endsAt.toISOString() };
-    io.stdout(JSON.stringify({ ...out, ...repo }));
+    io.stdout(safeJson({ ...out, ...repo }));
     for (const w of warnings) io.stderr(w);
     return 0;
   }
-  io.stdout(`Launched ${spec.id}`);
-  io.stdout(`  workspace: ${paths.workspace}`);
+  // The runs root and the repository come from a file, the environment or the command line:
+  // nothing in them reaches the terminal as control.
+  const say = (line: string) => io.stdout(safeLine(line));
+  say(`Launched ${spec.id}`);
+  say(`  workspace: ${paths.workspace}`);
   if (spec.repo) {
-    io.stdout(`  repo:      ${spec.repo.path}`);
-    io.stdout(`  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`);
-    io.stdout(`  worktree:  ${spec.repo.worktree} (the agent works here)`);
+    say(`  repo:      ${spec.repo.path}`);
+    say(`  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`);
+    say(`  worktree:  ${spec.repo.worktree} (the agent works here)`);
   }
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
-  io.stdout(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
-  io.stdout(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
-  io.stdout(`  watch:     tmux attach -t ${session}`);
-  io.stdout(`  status:    ${hint(io, `status ${spec.id}`)}`);
+  say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
+  say(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
+  say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  say(`  status:    ${hint(io, `status ${spec.id}`)}`);
   if (!supervision)
-    io.stdout(
-      `Supervised by ${schedule?.backend ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`,
-    );
-  for (const w of warnings) io.stdout(w);
+    say(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
+  for (const w of warnings) io.stdout(safeText(w));
   return 0;
 }

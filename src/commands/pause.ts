@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { appendEvent } from '../adapters/store.js';
 import { hint, type Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
@@ -23,6 +24,7 @@ export async function pauseCommand(
         hint(io, `${pause ? 'pause' : 'resume'} <run>`),
     );
   const root = (await settingsWithWarnings(io)).runsDir;
+  usableRunsRoot(root, pause ? 'create' : 'write');
   let file: string;
   let what: string;
   if (name) {

@@ -1,9 +1,11 @@
 import { waitLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { rootPaths } from '../core/run/paths.js';
+import { safeLine } from '../core/text.js';
 import { planRemoval, removeRun, type Removal } from '../runs/archive.js';
 
 // `overnight rm <run>`: delete a finished run (archived or not) and its worktree; its branch stays.
@@ -14,6 +16,7 @@ export interface RmOptions {
 
 export async function rmCommand(name: string, opts: RmOptions, io: Io): Promise<number> {
   const root = (await settingsWithWarnings(io)).runsDir;
+  usableRunsRoot(root, 'write');
   const run = await resolveRun(name, root, io, 'any');
   const plan = await planRemoval(run.root, run.id);
   if (!opts.yes) {
@@ -36,7 +39,7 @@ export async function rmCommand(name: string, opts: RmOptions, io: Io): Promise<
     await release();
   }
   const branch = plan.repo ? `; the branch ${plan.repo.branch} stays in ${plan.repo.path}` : '';
-  io.stdout(`${run.id}: deleted${branch}`);
+  io.stdout(safeLine(`${run.id}: deleted${branch}`));
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { exists } from '../adapters/files.js';
+import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readSupervision } from '../adapters/supervision.js';
 import { hint, type Io } from '../app/io.js';
@@ -6,10 +7,12 @@ import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { describeRootProblem } from '../core/run/runs-root.js';
 import { runDetails } from '../core/status/details.js';
 import { repoDetails } from '../core/status/repo.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { formatTable } from '../core/status/table.js';
+import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
@@ -29,9 +32,10 @@ const RECENT_MS = 3 * 24 * 3600 * 1000;
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
   const runsRoot = settings.runsDir;
+  const usable = usableRunsRoot(runsRoot, 'read');
   // One named run may be archived; the table shows either the runs or the archived ones.
   let dir = opts.archived ? rootPaths(runsRoot).archive : runsRoot;
-  let ids = listRunIds(dir);
+  let ids = usable ? listRunIds(dir) : [];
   if (name) {
     const run = await resolveRun(name, runsRoot, io, opts.archived ? 'archived' : 'any');
     dir = run.root;
@@ -43,22 +47,32 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const now = io.now();
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
-  const warning = supervisionWarning(schedule, lastPassAt, live, now, io.cmd);
+  // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
+  const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
+  const warning =
+    [
+      unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
+      supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
+    ]
+      .filter(Boolean)
+      .join('\n') || null;
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their
     // count, the table's column, is then `openQuestions`).
     const out = name
       ? rows.map((r) => ({ ...r, openQuestions: r.questions, ...readStory(runPaths(dir, r.id), r) }))
       : rows;
-    io.stdout(JSON.stringify(out, null, 2));
+    io.stdout(safeJson(out, 2));
     if (warning) io.stderr(warning);
     return 0;
   }
   if (rows.length === 0) {
     io.stdout(
-      opts.archived
-        ? `No archived runs in ${dir}.`
-        : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
+      safeLine(
+        opts.archived
+          ? `No archived runs in ${dir}.`
+          : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
+      ),
     );
     return 0;
   }
@@ -70,9 +84,9 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   if (one) {
     const files = { report: exists(runPaths(dir, one.id).report) };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
-    if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(line);
+    if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
   }
-  if (warning) io.stdout(`\n${warning}`);
+  if (warning) io.stdout(`\n${safeText(warning)}`);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { waitLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
@@ -24,6 +25,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
+  usableRunsRoot(root, 'write');
   const all = listRunIds(root);
   let ids: string[];
   if (name) {

@@ -56,7 +56,9 @@ export async function act(
     case 'wait': {
       const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
       const resets = action.resetsAt ? { resetsAt: action.resetsAt.toISOString() } : {};
-      if (armed) record({ until: action.until.toISOString(), ...resets });
+      // `late`: the report waits for a limit that lifts after the synthesis budget (a notice of its own).
+      const late = action.late ? { late: true } : {};
+      if (armed) record({ until: action.until.toISOString(), ...resets, ...late });
       return armed;
     }
     case 'cleanup':
@@ -139,6 +141,7 @@ async function start(
     spentUsd: ended?.costUsd ?? 0,
     uptime: action.uptime,
     handover,
+    deadline: action.deadline,
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh });

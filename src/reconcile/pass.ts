@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
@@ -39,7 +40,8 @@ const MAX_ROUNDS = 5;
 export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}): Promise<PassResult> {
   const root = settings.runsDir;
   const rp = rootPaths(root);
-  if (!exists(root)) return { ran: true, outcomes: [] };
+  // A root that is not there yet has no runs; one that cannot be written is said in one line.
+  if (!usableRunsRoot(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
   // Notifications cost a pass nothing (not even loading their code) without targets or an outbox.
   const notify =
     opts.dryRun || (settings.notify.length === 0 && !exists(rp.notify))

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +7,8 @@ import { startSession } from '../adapters/agent.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
-import { defaultSocket } from '../adapters/tmux-socket.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { Io } from '../app/io.js';
 import { permissionModeProblem } from '../core/agent/args.js';
@@ -34,6 +35,9 @@ export interface LaunchRequest {
   model?: string;
   maxRestarts?: string;
   maxCost?: string;
+  /** Keep working on paid extra usage (--allow-overage). */
+  allowOverage?: boolean;
+  fallbackModel?: string;
   allowedTools?: string;
   permissionMode?: string;
   /** The repository to work on (--repo), and the branch's base and name. */
@@ -62,12 +66,19 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       model: req.model,
       max_restarts: req.maxRestarts,
       max_cost: req.maxCost,
+      allow_overage: req.allowOverage ? 'true' : undefined,
+      fallback_model: req.fallbackModel,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
     },
     io.env,
   );
   if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
+  if (settings.fallbackModel !== null && settings.fallbackModel === settings.model)
+    throw new UsageError(
+      `the fallback model ${JSON.stringify(settings.fallbackModel)} is the run's model too; ` +
+        'give --fallback-model (or fallback_model:) another model, such as sonnet when the model is opus',
+    );
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
 
@@ -93,7 +104,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   if (repo) warnings.push(...anywhereTools(allowedTools));
 
   const root = settings.runsDir;
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  usableRunsRoot(root, 'create');
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {
@@ -120,7 +131,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       allowedTools,
       limits: limitsOf(settings),
       maxCost: settings.maxCost,
-      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: defaultSocket(io.env) },
+      allowOverage: settings.allowOverage,
+      fallbackModel: settings.fallbackModel,
+      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createWorkspace(root, spec, io.env);
     const paths = runPaths(root, id);

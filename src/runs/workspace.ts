@@ -1,32 +1,17 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { captureEnvironment } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { addWorktree, deleteBranchAt, removeWorktree } from '../adapters/git.js';
 import { writeSpec } from '../adapters/store.js';
 import { QUESTIONS_HEADER, renderClaudeMd } from '../core/agent/briefing.js';
 import { OperationalError } from '../core/errors.js';
+import { renderAgentEnv, runEnvironment } from '../core/run/agent-env.js';
 import { runPaths } from '../core/run/paths.js';
+import { describeFsError } from '../core/run/runs-root.js';
 import type { RunSpec } from '../core/run/types.js';
 
 // A run's workspace (and a repository run's worktree), made whole or not at all.
-
-/** Variables that would point the agent's git at another repository than its worktree. */
-const GIT_ELSEWHERE = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-];
-
-/** The environment the agent gets all night: the launching one, and where its run's files are. */
-export function agentEnvironment(spec: RunSpec, workspace: string, env: NodeJS.ProcessEnv): string {
-  const own: NodeJS.ProcessEnv = { ...env, OVERNIGHT_RUN_DIR: workspace };
-  if (spec.repo) for (const name of GIT_ELSEWHERE) delete own[name];
-  return captureEnvironment(own);
-}
 
 /**
  * Built in a hidden temp directory and renamed into place, so a failure leaves no half run; a
@@ -45,7 +30,8 @@ export async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.P
     writeFileAtomic(at(p.claudeMd), renderClaudeMd({ ...spec, repo }));
     writeFileAtomic(at(p.questions), QUESTIONS_HEADER);
     mkdirSync(dirname(p.agentEnv), { recursive: true, mode: 0o700 });
-    writeFileAtomic(p.agentEnv, agentEnvironment(spec, p.workspace, env));
+    // What the agent gets all night, in every session: the wrapper starts it with this alone.
+    writeFileAtomic(p.agentEnv, renderAgentEnv(runEnvironment(env, p.workspace, spec.repo !== null)));
     await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, spec);
     writeFileAtomic(at(p.outputLog), '');
     writeFileAtomic(at(p.restartLog), '');
@@ -59,9 +45,11 @@ export async function createWorkspace(root: string, spec: RunSpec, env: NodeJS.P
     rmSync(tmp, { recursive: true, force: true });
     rmSync(p.agentEnv, { force: true });
     if (spec.repo && worktreeMade) await removeRepoWork(spec.repo);
-    throw new OperationalError(
-      `could not create the run's workspace under ${root}: ${(err as Error).message}`,
-    );
+    const e = err as NodeJS.ErrnoException;
+    const why = /^E[A-Z0-9]+$/.test(e.code ?? '')
+      ? describeFsError({ code: e.code as string, path: e.path })
+      : e.message;
+    throw new OperationalError(`could not create the run's workspace under ${root}: ${why}`);
   }
 }
 

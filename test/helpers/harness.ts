@@ -37,6 +37,12 @@ export interface Call {
   pid: number;
   invocation: number;
   at: number;
+  /** The agent's whole environment. */
+  env: Record<string, string>;
+  /** The text of --append-system-prompt-file, when given. */
+  appended?: string;
+  /** OVERNIGHT_RUN_DIR, when set. */
+  runDir?: string;
 }
 export interface Launched {
   id: string;
@@ -109,8 +115,16 @@ export function makeSandbox() {
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 
-  const tmux = async (args: string[]): Promise<Result> => {
-    const r = await execa('tmux', args, { env, extendEnv: false, reject: false, stdin: 'ignore' });
+  /** tmux on overnight's own server (`-L overnight`, under this sandbox's TMUX_TMPDIR). */
+  const tmux = async (args: string[]): Promise<Result> => personTmux(['-L', 'overnight', ...args]);
+  /** tmux on the person's default server in this sandbox, which overnight must never touch. */
+  const personTmux = async (args: string[], extra: Record<string, string> = {}): Promise<Result> => {
+    const r = await execa('tmux', args, {
+      env: { ...env, ...extra },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 
@@ -140,6 +154,7 @@ export function makeSandbox() {
     read,
     run,
     tmux,
+    personTmux,
     processes,
 
     /** The fake's behaviour for the invocations from now on (an array is indexed from here). */
@@ -222,6 +237,7 @@ export function makeSandbox() {
       // A pass still running must not start anything new: a global PAUSE stops every run.
       if (existsSync(runs)) writeFileSync(join(runs, 'PAUSE'), '');
       await tmux(['kill-server']);
+      await personTmux(['kill-server']);
       const deadline = Date.now() + 10_000;
       for (;;) {
         const left = processes();

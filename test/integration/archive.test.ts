@@ -66,9 +66,10 @@ describe('handles', () => {
     await sb.agentPid(run.id);
     const r = await sb.run(['status', '夜間の調査']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`watch:      tmux attach -t ${run.session}`);
-    // A pass from cron runs without a UTF-8 locale; tmux must still list the session by its name.
-    const listed = await execa('tmux', ['list-sessions', '-F', '#{session_name}'], {
+    expect(r.stdout).toContain(`watch:      tmux -L overnight attach -t ${run.session}`);
+    // A pass from cron runs without a UTF-8 locale; tmux must still list the session by its name,
+    // on overnight's own server.
+    const listed = await execa('tmux', ['-L', 'overnight', 'list-sessions', '-F', '#{session_name}'], {
       env: { ...sb.env, LANG: undefined, LC_ALL: 'C', LC_CTYPE: undefined },
       extendEnv: false,
       reject: false,

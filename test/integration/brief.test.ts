@@ -37,7 +37,7 @@ async function checkBrief(sb: Sandbox, id: string, workspace: string, task: stri
 
   const details = await sb.run(['status', id]);
   expect(details.stdout).toContain(
-    `task:       # Night brief ${marker} (the whole task is in ${workspace}/CLAUDE.md)`,
+    `task:       # Night brief ${marker} … (the whole task is in ${workspace}/CLAUDE.md)`,
   );
   expect(details.stdout.length).toBeLessThan(3000);
   const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { task: string }[];

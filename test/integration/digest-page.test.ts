@@ -72,7 +72,11 @@ describe('the digest page in Chromium', () => {
     );
     expect(questions).toEqual([
       ['high', '2026-11-21-2315-survey-crdt', 'Which sync protocol should the client speak?'],
-      ['high', '2026-11-22-0030-benchmark-sync', '<script>alert("pwned")</script> Is red text allowed?'],
+      [
+        'high',
+        '2026-11-22-0030-benchmark-sync',
+        '<script>alert("pwned")</script> Is \\x1b[31mred\\x1b[0m text allowed?',
+      ],
       ['medium', '2026-11-21-2240-migrate-billing', 'May the migration pause the nightly invoice job?'],
       ['low', '2026-11-21-2315-survey-crdt', 'Is an MIT or Apache-2.0 licence required?'],
       ['unknown', '2026-11-22-0030-benchmark-sync', 'Which packet-loss rates matter most?'],

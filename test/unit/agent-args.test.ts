@@ -138,6 +138,17 @@ describe('agentArgs', () => {
   });
 });
 
+test.each<{ mode: SessionMode }>([
+  { mode: 'initial' },
+  { mode: 'resume' },
+  { mode: 'continue' },
+  { mode: 'synthesis' },
+])('$mode passes the fallback model when there is one, and none otherwise', ({ mode }) => {
+  const args = agentArgs(spec({ fallbackModel: 'sonnet' }), mode);
+  expect(args[args.indexOf('--fallback-model') + 1]).toBe('sonnet');
+  expect(agentArgs(spec(), mode)).not.toContain('--fallback-model');
+});
+
 describe('promptFor', () => {
   test.each<{ mode: SessionMode; want: string }>([
     { mode: 'initial', want: initialPrompt(TASK) },

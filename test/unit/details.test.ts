@@ -109,14 +109,23 @@ describe('the task in the details', () => {
     {
       name: 'a brief of many lines (an older summary holds all of it)',
       over: { task: 'Night brief\n\n## Part one\nlots more' },
-      want: `Night brief (the whole task is in ${WS}/CLAUDE.md)`,
+      want: `Night brief … (the whole task is in ${WS}/CLAUDE.md)`,
     },
     {
       name: 'a first line whose row says there is more',
       over: { task: 'Night brief', taskMore: true },
-      want: `Night brief (the whole task is in ${WS}/CLAUDE.md)`,
+      want: `Night brief … (the whole task is in ${WS}/CLAUDE.md)`,
     },
-    { name: 'an escape sequence in it', over: { task: 'Red \u001b[31malert' }, want: 'Red alert' },
+    {
+      name: 'a first line cut at 100 characters',
+      over: { task: 'x'.repeat(150) },
+      want: `${'x'.repeat(99)}… (the whole task is in ${WS}/CLAUDE.md)`,
+    },
+    {
+      name: 'an escape sequence in it',
+      over: { task: 'Red \u001b[31malert' },
+      want: 'Red \\x1b[31malert',
+    },
     { name: 'unknown', over: { task: null }, want: '(unknown)' },
   ])('$name → $want', ({ over, want }) => {
     expect(field(runDetails(row(over), { report: false }, NOW, UTC), 'task')).toBe(want);

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
 import { digestHtml } from '../../src/core/digest/html.js';
-import { printable, printableLine } from '../../src/core/digest/printable.js';
 import { reportHead } from '../../src/core/digest/report.js';
 import { needsYou, openQuestions, orderRuns, summarize } from '../../src/core/digest/summary.js';
 import { spanOf, ticks } from '../../src/core/digest/svg.js';
@@ -126,7 +125,7 @@ describe('digestText', () => {
     expect(lines.slice(from + 1, from + 5)).toEqual([
       '  high     Which sync protocol should the client speak?',
       '           best guess: y-protocols over WebSocket · 2026-11-21-2315-survey-crdt',
-      '  high     <script>alert("pwned")</script> Is red text allowed?',
+      '  high     <script>alert("pwned")</script> Is \\x1b[31mred\\x1b[0m text allowed?',
       '           best guess: <b>bold</b> & "quoted" · 2026-11-22-0030-benchmark-sync',
     ]);
   });
@@ -155,8 +154,10 @@ describe('digestHtml', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
-  test('text from the agent and the task is escaped, control characters gone', () => {
-    expect(html).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; Is red text allowed?');
+  test('text from the agent and the task is escaped, control characters shown as escapes', () => {
+    expect(html).toContain(
+      '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; Is \\x1b[31mred\\x1b[0m text allowed?',
+    );
     expect(html).toContain('&lt;/div&gt;&lt;img src=x onerror=alert(1)&gt;');
     expect(hasControl(html)).toBe(false);
   });
@@ -181,24 +182,6 @@ describe('parseSince', () => {
     { text: '2026-12-01T00:00:00Z', want: /in the past$/ },
   ])('"$text" → an error naming it', ({ text, want }) => {
     expect(parseSince(text, NOW, UTC)).toEqual({ error: expect.stringMatching(want) });
-  });
-});
-
-describe('printable', () => {
-  test.each<{ name: string; text: string; want: string }>([
-    { name: 'colour codes', text: '\u001b[31mred\u001b[0m', want: 'red' },
-    { name: 'a title-setting OSC', text: 'a\u001b]0;pwned\u0007b', want: 'ab' },
-    { name: 'a lone ESC and a bell', text: 'a\u001b\u0007b', want: 'ab' },
-    { name: 'C1 controls', text: 'a\u009b31mb', want: 'a31mb' },
-    { name: 'bidirectional overrides', text: 'a\u202eb\u2066c', want: 'abc' },
-    { name: 'tabs and newlines', text: 'a\tb\nc', want: 'a  b\nc' },
-    { name: 'plain text and emoji', text: 'Yjs — fine ✓ 🎉', want: 'Yjs — fine ✓ 🎉' },
-  ])('$name → $want', ({ text, want }) => {
-    expect(printable(text)).toBe(want);
-  });
-
-  test('one line, cut → flattened with an ellipsis', () => {
-    expect(printableLine('a\nb  c\u001b[1m d', 6)).toBe('a b c…');
   });
 });
 

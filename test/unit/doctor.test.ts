@@ -15,6 +15,7 @@ import {
 import {
   checkConfig,
   checkCredentials,
+  checkExtraUsage,
   checkPermissionMode,
   doctorExitCode,
   doctorJson,
@@ -34,6 +35,7 @@ const HELP = [
   '--session-id <uuid>',
   '-r, --resume [value]',
   '--model <model>',
+  '--fallback-model <model>',
   '--permission-mode <mode>',
   '--allowedTools, --allowed-tools <tools...>',
   '--max-budget-usd <amount>',
@@ -168,7 +170,13 @@ describe('agent', () => {
   });
 
   test('AGENT_FLAGS covers every flag agentArgs passes', () => {
-    const s = spec({ model: 'opus', maxCost: 10, allowedTools: ['Read'], repo: REPO });
+    const s = spec({
+      model: 'opus',
+      fallbackModel: 'sonnet',
+      maxCost: 10,
+      allowedTools: ['Read'],
+      repo: REPO,
+    });
     const passed = new Set(
       [...agentArgs(s, 'initial', 0, false, RUN_DIR), ...agentArgs(s, 'resume', 0, false, RUN_DIR)].filter(
         (a) => a.startsWith('-'),
@@ -498,5 +506,14 @@ describe('report', () => {
     });
     expect(doctorExitCode(results)).toBe(1);
     expect(doctorExitCode(results.slice(0, 2))).toBe(0);
+  });
+});
+
+describe('extra usage', () => {
+  test.each<{ allow: boolean; want: RegExp }>([
+    { allow: false, want: /^allow_overage is off: a run that would bill paid extra usage is stopped/ },
+    { allow: true, want: /^allow_overage is on: .* runs keep working on paid extra usage/ },
+  ])('allow_overage $allow → said plainly', ({ allow, want }) => {
+    expect(checkExtraUsage(allow)).toMatchObject({ name: 'extra usage', status: 'ok', detail: want });
   });
 });

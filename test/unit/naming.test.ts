@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import {
+  attachCommand,
   isRunId,
   mayBeNamed,
   resolveRunName,
@@ -300,5 +301,32 @@ describe('wrapperInPanes', () => {
     { name: 'no tmux server', panes: [], want: false },
   ])('$name → $want', ({ panes, want }) => {
     expect(wrapperInPanes(new Map(panes), id)).toBe(want);
+  });
+});
+
+describe('attachCommand', () => {
+  const id = '2026-11-21-2315-survey-crdt';
+  const own = '/tmp/tmux-1000/overnight';
+  test.each<{ name: string; socket: string | null; want: string }>([
+    { name: "overnight's own server", socket: own, want: `tmux -L overnight attach -t overnight-${id}` },
+    {
+      name: 'a server recorded elsewhere (an older run, another TMUX_TMPDIR)',
+      socket: '/tmp/tmux-1000/default',
+      want: `tmux -S /tmp/tmux-1000/default attach -t overnight-${id}`,
+    },
+    {
+      name: 'a socket path that needs quoting',
+      socket: "/tmp/my dir/it's/overnight",
+      want: `tmux -S '/tmp/my dir/it'\\''s/overnight' attach -t overnight-${id}`,
+    },
+    { name: 'no socket recorded (the oldest runs)', socket: null, want: `tmux attach -t overnight-${id}` },
+  ])('$name → $want', ({ socket, want }) => {
+    expect(attachCommand(id, socket, own)).toBe(want);
+  });
+
+  test("a name beyond ASCII → its session spelled out, on overnight's own server", () => {
+    expect(attachCommand('2026-11-21-2315-夜間', own, own)).toBe(
+      'tmux -L overnight attach -t overnight-2026-11-21-2315-_591c__9593_',
+    );
   });
 });

@@ -140,6 +140,12 @@ describe('session.json', () => {
     { n: 1, mode: 'initial', startedAt: new Date('2026-11-21T23:15:00Z') },
     { n: 4, mode: 'resume', startedAt: AT },
     { n: 7, mode: 'synthesis', startedAt: new Date('2026-11-22T07:15:00.001Z') },
+    {
+      n: 8,
+      mode: 'synthesis',
+      startedAt: new Date('2026-11-22T08:10:00Z'),
+      deadline: new Date('2026-11-22T08:40:00Z'),
+    },
   ])('round trip $mode #$n', (s) => {
     const text = serializeSession(s);
     expect(text.endsWith('\n')).toBe(true);
@@ -165,8 +171,17 @@ const STORED: RunSpec = spec({
   task: 'Survey CRDT libraries\nwith "quotes", $(subshells), `backticks` and: colons',
   model: 'opus',
   allowedTools: ['Read', 'Bash(git log:*)'],
-  limits: { ...spec().limits, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
+  limits: {
+    ...spec().limits,
+    limitMargin: 120,
+    maxTranscript: 1000,
+    stopGrace: 3,
+    transientMax: 60,
+    lateReport: 0,
+  },
   maxCost: 12.5,
+  allowOverage: true,
+  fallbackModel: 'sonnet',
   paths: { ...spec().paths, tmuxSocket: '/tmp/tmux-1000/default' },
 });
 
@@ -256,6 +271,22 @@ test('restart.log lines written before the uptime column are still read', () => 
       reason: 'agent ended (exit 1)',
     },
   ]);
+});
+
+test('a run.yaml written before the limits policies gets their defaults: 2h, 6h, no overage, no fallback', () => {
+  const doc = specToDoc(STORED) as Record<string, unknown> & { limits_seconds: Record<string, unknown> };
+  delete doc.limits_seconds.transient_max;
+  delete doc.limits_seconds.late_report;
+  delete doc.allow_overage;
+  delete doc.fallback_model;
+  const read = specFromDoc(doc);
+  expect(read.limits).toMatchObject({ transientMax: 7200, lateReport: 21600 });
+  expect(read).toMatchObject({ allowOverage: false, fallbackModel: null });
+  expect(specToDoc(STORED)).toMatchObject({
+    allow_overage: true,
+    fallback_model: 'sonnet',
+    limits_seconds: { transient_max: 60, late_report: 0 },
+  });
 });
 
 test('a run.yaml written before names and repositories were recorded reads as a plain run, unnamed', () => {

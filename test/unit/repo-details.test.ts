@@ -59,7 +59,7 @@ describe('repoDetails', () => {
     );
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.join('\n')).not.toContain('\u0007');
-    expect(lines).toContain(`commits:    ${'f'.repeat(12)} Fix `);
+    expect(lines).toContain(`commits:    ${'f'.repeat(12)} Fix \\x1b]0;pwned\\x07`);
   });
 
   test.each<{ worktree: number | 'gone'; want: string }>([

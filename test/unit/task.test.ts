@@ -2,33 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import type { Io } from '../../src/app/io.js';
 import { buildCli } from '../../src/cli.js';
-import {
-  endTimeProblem,
-  LAUNCH_OPTIONS,
-  optionsInTask,
-  taskHasMore,
-  taskHeadline,
-} from '../../src/core/run/task.js';
-
-describe('taskHeadline', () => {
-  test.each<{ name: string; task: string; want: string }>([
-    { name: 'one line', task: 'Survey CRDT libraries', want: 'Survey CRDT libraries' },
-    { name: 'the first of several lines', task: 'Fix the tests\n\nDetails follow.', want: 'Fix the tests' },
-    { name: 'blank lines first', task: '\n\n  \n  # Brief: night work  \nmore', want: '# Brief: night work' },
-    { name: 'Windows line ends', task: 'First\r\nSecond', want: 'First' },
-    { name: 'an escape sequence', task: 'Red \u001b[31malert\u0007', want: 'Red alert' },
-    { name: 'a long line, cut', task: 'x'.repeat(150), want: `${'x'.repeat(99)}…` },
-    { name: 'exactly the maximum', task: 'y'.repeat(100), want: 'y'.repeat(100) },
-    { name: 'letters beyond the BMP, cut whole', task: '𠀋'.repeat(120), want: `${'𠀋'.repeat(99)}…` },
-    { name: 'nothing but blanks', task: ' \n\t\n', want: '' },
-  ])('$name → $want', ({ task, want }) => {
-    expect(taskHeadline(task)).toBe(want);
-  });
-
-  test('a 1 MB brief gives its first line', () => {
-    expect(taskHeadline(`Night brief\n${'lorem ipsum '.repeat(90_000)}`)).toBe('Night brief');
-  });
-});
+import { endTimeProblem, LAUNCH_OPTIONS, optionsInTask, taskHasMore } from '../../src/core/run/task.js';
 
 describe('taskHasMore', () => {
   test.each<{ name: string; task: string; want: boolean }>([

@@ -21,6 +21,7 @@ export function agentArgs(
     ...(mode === 'initial' || fresh ? ['--session-id', spec.sessionId] : ['--resume', spec.sessionId]),
   );
   if (spec.model) args.push('--model', spec.model);
+  if (spec.fallbackModel) args.push('--fallback-model', spec.fallbackModel);
   const budget = sessionBudget(spec, mode, spentUsd);
   if (budget !== null) args.push('--max-budget-usd', budget.toFixed(4));
   args.push('--permission-mode', spec.permissionMode);

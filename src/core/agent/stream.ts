@@ -1,5 +1,9 @@
 // The agent's stream-json output, read back into one record per session. Pure: text in, records out.
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
+import { isApiTrouble } from './api-trouble.js';
+import { readRateLimit, timestampOf, type RateLimit, type UsageWindow } from './rate-limit.js';
+
+export type { RateLimit, UsageWindow };
 
 export interface SessionResult {
   /** The conversation the result belongs to. */
@@ -7,6 +11,10 @@ export interface SessionResult {
   subtype: string;
   isError: boolean;
   apiErrorStatus: number | null;
+  /** The API error's type (`rate_limit_error`, `overloaded_error`, `api_error`, …), when the CLI says. */
+  apiErrorType: string | null;
+  /** The CLI's typed cause (`usage_limit_reached`, …), when it says. */
+  apiError: string | null;
   text: string;
   numTurns: number | null;
   durationMs: number | null;
@@ -15,12 +23,6 @@ export interface SessionResult {
   outputTokens: number;
   /** Tool names of the calls the permission mode denied. */
   denied: string[];
-}
-
-export interface RateLimit {
-  status: string;
-  resetsAt: Date | null;
-  type: string | null;
 }
 
 export interface SessionLog {
@@ -33,6 +35,13 @@ export interface SessionLog {
   model: string | null;
   result: SessionResult | null;
   rateLimit: RateLimit | null;
+  /** When the session went on paid extra usage (it still is, per its latest rate_limit_event). */
+  overageSince: Date | null;
+  /** The 5-hour and weekly windows' utilization, from the session's latest events that carry it. */
+  windows: { fiveHour: UsageWindow | null; sevenDay: UsageWindow | null };
+  /** The session's start (overnight's marker), and its newest event time: when things happened. */
+  startedAt: Date | null;
+  lastEventAt: Date | null;
   apiRetries: number;
   toolCalls: number;
   /** Assistant events: any output of the model at all. */
@@ -52,6 +61,10 @@ function emptySession(n: number | null, mode: string | null, expected: string | 
     model: null,
     result: null,
     rateLimit: null,
+    overageSince: null,
+    windows: { fiveHour: null, sevenDay: null },
+    startedAt: null,
+    lastEventAt: null,
     apiRetries: 0,
     toolCalls: 0,
     assistantEvents: 0,
@@ -71,6 +84,8 @@ function parseResult(e: Record<string, unknown>): SessionResult {
     subtype: str(e.subtype) ?? 'unknown',
     isError: e.is_error === true,
     apiErrorStatus: num(e.api_error_status),
+    apiErrorType: str(e.api_error_type),
+    apiError: str(e.api_error),
     text: str(e.result) ?? errors.join('; '),
     numTurns: num(e.num_turns),
     durationMs: num(e.duration_ms),
@@ -95,6 +110,7 @@ const WANTED = [
   '"type":"rate_limit_event"',
   '"type":"overnight_session"',
 ];
+
 const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||
   (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
@@ -114,7 +130,11 @@ export function parseStream(text: string): SessionLog[] {
       if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
       continue;
     }
-    if (line.includes('"type":"assistant"')) session().assistantEvents++;
+    if (line.includes('"type":"assistant"')) {
+      const s = session();
+      s.assistantEvents++;
+      s.lastEventAt = timestampOf(line) ?? s.lastEventAt;
+    }
     if (!wanted(line)) continue;
     let e: Record<string, unknown>;
     try {
@@ -124,6 +144,8 @@ export function parseStream(text: string): SessionLog[] {
     }
     if (e.type === 'overnight_session') {
       sessions.push((current = emptySession(num(e.session), str(e.mode), str(e.conversation))));
+      const at = new Date(str(e.at) ?? '');
+      current.startedAt = Number.isNaN(at.getTime()) ? null : at;
     } else if (e.type === 'system' && e.subtype === 'init') {
       const s = session();
       s.sessionId = str(e.session_id);
@@ -131,13 +153,7 @@ export function parseStream(text: string): SessionLog[] {
     } else if (e.type === 'system' && e.subtype === 'api_retry') {
       session().apiRetries++;
     } else if (e.type === 'rate_limit_event') {
-      const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
-      const resets = num(info.resetsAt);
-      session().rateLimit = {
-        status: str(info.status) ?? 'unknown',
-        resetsAt: resets === null ? null : new Date(resets * 1000),
-        type: str(info.rateLimitType),
-      };
+      readRateLimit(session(), e);
     } else if (e.type === 'result') {
       session().result = parseResult(e);
     } else if (e.type === 'assistant') {
@@ -199,6 +215,8 @@ export function failedResumesInARow(sessions: readonly SessionLog[]): number {
   for (let i = sessions.length - 1; i >= 0; i--) {
     const s = sessions[i] as SessionLog;
     if (s.mode === 'initial' || s.assistantEvents > 0 || (s.result && !s.result.isError)) break;
+    // The API failed, not the resume: that proves nothing about the conversation.
+    if (isApiTrouble(s.result)) break;
     n++;
   }
   return n;

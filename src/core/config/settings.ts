@@ -49,6 +49,10 @@ export interface Settings extends Limits {
   notifyTries: number;
   /** Seconds before the first retry of a failed delivery; doubling after. */
   notifyBackoff: number;
+  /** Keep working on paid extra usage when the subscription window is spent. */
+  allowOverage: boolean;
+  /** Passed to every session as --fallback-model (Claude Code switches when the model is overloaded). */
+  fallbackModel: string | null;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -63,6 +67,8 @@ const LIMIT_FIELDS: readonly (keyof Limits)[] = [
   'limitMargin',
   'maxTranscript',
   'stopGrace',
+  'transientMax',
+  'lateReport',
 ];
 
 /** The limits a run is launched with, out of the settings. */
@@ -80,7 +86,8 @@ type Kind =
   | 'permission-mode'
   | 'tools'
   | 'money'
-  | 'size';
+  | 'size'
+  | 'boolean';
 
 interface KeySpec {
   field: keyof Settings;
@@ -111,6 +118,10 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   max_transcript: { field: 'maxTranscript', kind: 'size', env: 'OVERNIGHT_MAX_TRANSCRIPT' },
   stop_grace: { field: 'stopGrace', kind: 'positive-duration', env: 'OVERNIGHT_STOP_GRACE' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
+  transient_max: { field: 'transientMax', kind: 'duration', env: 'OVERNIGHT_TRANSIENT_MAX' },
+  late_report: { field: 'lateReport', kind: 'duration', env: 'OVERNIGHT_LATE_REPORT' },
+  allow_overage: { field: 'allowOverage', kind: 'boolean', env: 'OVERNIGHT_ALLOW_OVERAGE' },
+  fallback_model: { field: 'fallbackModel', kind: 'model', env: 'OVERNIGHT_FALLBACK_MODEL' },
   notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
   notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
   notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
@@ -143,6 +154,10 @@ export function defaultSettings(home: string): Settings {
     notifyTimeout: 10,
     notifyTries: 5,
     notifyBackoff: 120,
+    transientMax: 2 * 3600,
+    lateReport: 6 * 3600,
+    allowOverage: false,
+    fallbackModel: null,
   };
 }
 
@@ -170,6 +185,7 @@ const ACCEPTS: Record<Kind, string> = {
   tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
   size: 'expected a size such as 256MB, 1GB or 500KB',
+  boolean: 'expected true or false',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -215,6 +231,13 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
           ? Number(text.trim().replace('$', ''))
           : NaN;
       return amount > 0 ? { ok: true, value: amount } : { ok: false };
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      const word = typeof text === 'string' ? text.trim().toLowerCase() : '';
+      if (['true', 'yes', 'on', '1'].includes(word)) return { ok: true, value: true };
+      if (['false', 'no', 'off', '0'].includes(word)) return { ok: true, value: false };
+      return { ok: false };
     }
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
@@ -273,7 +296,7 @@ export function resolveSettings(layers: Layers): {
       });
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
-        if (raw === null && (key === 'model' || key === 'max_cost')) continue;
+        if (raw === null && (key === 'model' || key === 'max_cost' || key === 'fallback_model')) continue;
         if (key === NOTIFY_KEY) {
           const { targets, problems: skipped } = parseTargets(raw, layers.home);
           settings.notify = targets;

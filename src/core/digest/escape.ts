@@ -1,7 +1,7 @@
-import { printable } from './printable.js';
+import { safeText } from '../text.js';
 
 // Text into HTML: everything from the agent, the task or files is escaped here and nowhere else
-// (HTML injection), after control characters are removed.
+// (HTML injection), after its control characters are made visible (safeText, as on a terminal).
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -13,7 +13,7 @@ const ENTITIES: Record<string, string> = {
 
 /** Safe as element text and as a quoted attribute value. */
 export function esc(text: string): string {
-  return printable(text).replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+  return safeText(text).replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
 }
 
 /** A run id (or any text) as a fragment id: letters, digits, dash and dot only. */

@@ -2,12 +2,13 @@ import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
 import { money } from '../status/table.js';
 import { timelineLines } from '../status/timeline-text.js';
-import { printable, printableLine } from './printable.js';
+import { oneLine, safeLine } from '../text.js';
 import { needsYou, openQuestions, orderRuns, summarize, type DigestSummary } from './summary.js';
 import type { Digest, DigestRun } from './types.js';
 
-// The morning digest as text for a terminal. Pure. Everything that came from the agent, the task
-// or files goes through printable(): no control sequence reaches the terminal.
+// The morning digest as text for a terminal. Pure. Text from the agent, the task or files is
+// flattened to one line and cut (oneLine), and every line printed goes through safeLine: no control
+// sequence reaches the terminal.
 
 const MARK: Record<string, string> = {
   done: '✓',
@@ -54,20 +55,20 @@ export function runFacts(run: DigestRun, now: Date): string {
 
 function runLines(run: DigestRun, now: Date, clock: LocalTime): string[] {
   const out = [`${MARK[run.state] ?? '?'} ${run.state.toUpperCase()}  ${run.id}  ·  ${runFacts(run, now)}`];
-  out.push(`  task:       ${printableLine(run.task ?? '(unknown)', 200)}`);
+  out.push(`  task:       ${oneLine(run.task ?? '(unknown)', 200)}`);
   const needs = needsYou(run);
-  if (needs) out.push(`  needs you:  ${printableLine(needs, 300)}`);
-  else if (run.reason) out.push(`  outcome:    ${printableLine(run.reason, 300)}`);
+  if (needs) out.push(`  needs you:  ${oneLine(needs, 300)}`);
+  else if (run.reason) out.push(`  outcome:    ${oneLine(run.reason, 300)}`);
   if (run.report) {
     out.push(`  report:     ${run.report.path}`);
-    for (const line of run.report.head) out.push(`    │ ${printableLine(line, 96)}`);
+    for (const line of run.report.head) out.push(`    │ ${oneLine(line, 96)}`);
   }
   const open = run.questions.filter((q) => !q.answered).length;
   if (open > 0) out.push(`  questions:  ${open} open, in ${run.workspace}/questions.md`);
-  for (const w of run.warnings ?? []) out.push(`  warning:    ${printableLine(w, 300)}`);
+  for (const w of run.warnings ?? []) out.push(`  warning:    ${oneLine(w, 300)}`);
   if (run.timeline.length > 0) {
     out.push('  the night:');
-    for (const line of timelineLines(run.timeline, clock)) out.push(`    ${printable(line)}`);
+    for (const line of timelineLines(run.timeline, clock)) out.push(`    ${line}`);
   }
   return out;
 }
@@ -81,11 +82,11 @@ export function digestText(d: Digest, clock: LocalTime): string[] {
   if (questions.length > 0) {
     out.push('', `Open questions, highest priority first (${questions.length})`);
     for (const q of questions) {
-      out.push(`  ${q.priority.padEnd(8)} ${printableLine(q.title, 200)}`);
-      const guess = q.bestGuess ? `best guess: ${printableLine(q.bestGuess, 160)} · ` : '';
+      out.push(`  ${q.priority.padEnd(8)} ${oneLine(q.title, 200)}`);
+      const guess = q.bestGuess ? `best guess: ${oneLine(q.bestGuess, 160)} · ` : '';
       out.push(`           ${guess}${q.run}`);
     }
     out.push('', 'To answer one, add a line "Answer: ..." under it in its run\'s questions.md.');
   }
-  return out;
+  return out.map(safeLine);
 }

@@ -10,6 +10,7 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   ['--session-id'],
   ['--resume', '-r'],
   ['--model'],
+  ['--fallback-model'],
   ['--permission-mode'],
   ['--allowedTools', '--allowed-tools'],
   ['--max-budget-usd'],

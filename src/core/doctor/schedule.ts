@@ -1,5 +1,8 @@
+import { dirname } from 'node:path';
+
 import { formatDuration } from '../config/duration.js';
-import { parseHeartbeat, parseScheduleMarker } from '../schedule/marker.js';
+import type { Backend } from '../schedule/cron.js';
+import { parseHeartbeat, parseScheduleMarker, scheduleMismatch } from '../schedule/marker.js';
 import type { CheckResult } from './checks.js';
 
 // Doctor's check of the schedule, from its marker and the heartbeat kept in the runs root.
@@ -10,6 +13,8 @@ export interface ScheduleFacts {
   marker: unknown;
   markerError?: string;
   heartbeat: unknown;
+  /** The entries found in cron, launchd and systemd for this root, when they were looked for. */
+  entries?: { backend: Backend; where: string }[];
 }
 
 const BACKEND_HINT: Record<string, string> = {
@@ -33,6 +38,17 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       detail: `${f.markerPath} cannot be read (${f.markerError})`,
       fix: 'run `overnight schedule install` again',
     };
+  // The same words as `schedule status`: an entry no install recorded, or a marker without its entry.
+  const mismatch = f.entries
+    ? scheduleMismatch(dirname(f.markerPath), parseScheduleMarker(f.marker), f.entries)
+    : [];
+  if (f.marker === undefined && mismatch.length > 0)
+    return {
+      name,
+      status: 'warning',
+      detail: `no schedule installed: ${mismatch.join('; ')}`,
+      fix: 'overnight schedule install',
+    };
   if (f.marker === undefined) {
     return {
       name,
@@ -51,6 +67,8 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`,
       fix: 'run `overnight schedule install` again',
     };
+  if (mismatch.length > 0)
+    return { name, status: 'problem', detail: mismatch.join('; '), fix: 'overnight schedule install' };
   const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
   const limit = 2 * entry.everySeconds;
   const hint = BACKEND_HINT[entry.backend];

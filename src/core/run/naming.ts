@@ -50,6 +50,21 @@ export function tmuxSessionName(id: string): string {
   return `overnight-${id.replace(/\P{ASCII}/gu, (c) => `_${(c.codePointAt(0) as number).toString(16)}_`)}`;
 }
 
+/** A path as one shell word, quoted only when it needs it. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The full command that attaches to a run's tmux session. `socket` is the server the run recorded
+ * (null: the caller's default server, for runs launched before any was recorded); `own` is where
+ * `tmux -L overnight` points in the caller's environment.
+ */
+export function attachCommand(id: string, socket: string | null, own: string): string {
+  const target = `attach -t ${tmuxSessionName(id)}`;
+  if (socket === null) return `tmux ${target}`;
+  if (socket === own) return `tmux -L overnight ${target}`;
+  return `tmux -S ${shellWord(socket)} ${target}`;
+}
+
 /** Whether tmux lists a live pane for a run's session: its wrapper is still there. */
 export function wrapperInPanes(panes: ReadonlyMap<string, { alive: boolean }>, id: string): boolean {
   return panes.get(tmuxSessionName(id))?.alive ?? false;

@@ -47,11 +47,12 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 }
 
 export function serializeSession(s: SessionRecord): string {
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString() }) + '\n';
+  const deadline = s.deadline ? { deadline: s.deadline.toISOString() } : {};
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString(), ...deadline }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
-  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown };
+  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown; deadline?: unknown };
   const startedAt = new Date(String(v.startedAt));
   if (
     typeof v.n !== 'number' ||
@@ -60,7 +61,9 @@ export function parseSession(text: string): SessionRecord {
   ) {
     throw new Error('not a session record');
   }
-  return { n: v.n, mode: v.mode as SessionMode, startedAt };
+  const deadline = typeof v.deadline === 'string' ? new Date(v.deadline) : null;
+  const late = deadline && !Number.isNaN(deadline.getTime()) ? { deadline } : {};
+  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */
@@ -88,8 +91,12 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       limit_margin: l.limitMargin,
       max_transcript: l.maxTranscript,
       stop_grace: l.stopGrace,
+      transient_max: l.transientMax,
+      late_report: l.lateReport,
     },
     max_cost_usd: spec.maxCost,
+    allow_overage: spec.allowOverage,
+    fallback_model: spec.fallbackModel,
     paths: {
       claude: spec.paths.claude,
       tmux: spec.paths.tmux,
@@ -170,8 +177,13 @@ export function specFromDoc(doc: unknown): RunSpec {
       limitMargin: l.limit_margin === undefined ? 300 : num('limit_margin'),
       maxTranscript: l.max_transcript === undefined ? 256 * 1024 * 1024 : num('max_transcript'),
       stopGrace: l.stop_grace === undefined ? 10 : num('stop_grace'),
+      transientMax: l.transient_max === undefined ? 2 * 3600 : num('transient_max'),
+      lateReport: l.late_report === undefined ? 6 * 3600 : num('late_report'),
     },
     maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
+    // Added with the overage and fallback policies: older runs never allowed overage, had no fallback.
+    allowOverage: d.allow_overage === true,
+    fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),
     paths: {
       claude: str('claude', p),
       tmux: str('tmux', p),

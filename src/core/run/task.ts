@@ -1,25 +1,7 @@
 import { formatDuration } from '../config/duration.js';
-import { printable } from '../digest/printable.js';
+import { firstLine, HEADLINE_MAX } from '../text.js';
 
-// The task as given at launch: its first line for tables, and the guards against typos.
-
-/** At most this many characters of a task's first line appear in tables and the details. */
-export const HEADLINE_MAX = 100;
-
-/**
- * The task's first line that has any text, shortened, and without control characters (escape
- * sequences of a pasted brief), so that printing it cannot drive a terminal.
- */
-export function taskHeadline(task: string, max = HEADLINE_MAX): string {
-  const line = printable(firstLine(task));
-  const chars = Array.from(line);
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : line;
-}
-
-/** The first line with any text, trimmed; found without splitting a megabyte brief into lines. */
-function firstLine(task: string): string {
-  return (/[^\r\n]*\S[^\r\n]*/.exec(task)?.[0] ?? '').trim();
-}
+// The task as given at launch: whether it says more than its headline, and the guards against typos.
 
 /** Whether the task says more than its first line. */
 export function taskHasMore(task: string): boolean {
@@ -36,6 +18,8 @@ export const LAUNCH_OPTIONS = [
   '--model',
   '--max-restarts',
   '--max-cost',
+  '--allow-overage',
+  '--fallback-model',
   '--task-file',
   '--repo',
   '--base',

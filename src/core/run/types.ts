@@ -19,6 +19,10 @@ export interface Limits {
   maxTranscript: number;
   /** After SIGINT, how long the agent has to stop before SIGTERM (and half that again before SIGKILL). */
   stopGrace: number;
+  /** How long transient API trouble (429 not a usage limit, 529, 5xx) is waited out before the run fails. */
+  transientMax: number;
+  /** How long after the end time a report may still be written once a usage limit lifts. */
+  lateReport: number;
 }
 
 /** A run on a git repository: the agent works in a worktree on a branch of the run's own. */
@@ -49,6 +53,10 @@ export interface RunSpec {
   limits: Limits;
   /** Spend cap for the whole run in USD, or null for none. */
   maxCost: number | null;
+  /** Keep working on paid extra usage (false: stop and wait for the window to reset). */
+  allowOverage: boolean;
+  /** Passed to every session as --fallback-model; null for none. */
+  fallbackModel: string | null;
   /**
    * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
    * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.
@@ -68,6 +76,11 @@ export interface SessionRecord {
   n: number;
   mode: SessionMode;
   startedAt: Date;
+  /**
+   * When this synthesis must be done by, when not the end time plus synthesis_budget: a report
+   * written late, once a usage limit lifted after that (within late_report).
+   */
+  deadline?: Date;
 }
 
 export interface RestartEntry {

@@ -1,4 +1,4 @@
-import { printable } from '../digest/printable.js';
+import { safeText } from '../text.js';
 
 // What a repository run's night changed, for `status <run>`: its branch, commits and diffstat.
 
@@ -42,14 +42,14 @@ export function repoDetails(r: RepoRow, { diffstat, worktree }: BranchDetails): 
     `worktree:   ${r.worktree ?? '?'}${worktreeNote(worktree)}`,
   ];
   (commits ?? []).slice(0, SHOWN).forEach((c, i) => {
-    lines.push(`${i === 0 ? 'commits:    ' : INDENT}${c.sha.slice(0, 12)} ${printable(c.subject)}`);
+    lines.push(`${i === 0 ? 'commits:    ' : INDENT}${c.sha.slice(0, 12)} ${safeText(c.subject)}`);
   });
   if (commits && commits.length > SHOWN) lines.push(`${INDENT}… and ${commits.length - SHOWN} more`);
   // git's diffstat: file lines, then the summary; the summary leads here.
   const summary = diffstat.at(-1);
   if (summary) {
-    lines.push(`changes:    ${printable(summary.trim())}`);
-    for (const file of diffstat.slice(0, -1)) lines.push(`${INDENT}${printable(file.trim())}`);
+    lines.push(`changes:    ${safeText(summary.trim())}`);
+    for (const file of diffstat.slice(0, -1)) lines.push(`${INDENT}${safeText(file.trim())}`);
   }
   return lines;
 }

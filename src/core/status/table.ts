@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunState } from '../run/types.js';
+import { safeLine } from '../text.js';
 
 // The morning dashboard as text. Pure: rows and `now` in, lines out.
 
@@ -40,7 +41,10 @@ export function ago(at: Date | string | null, now: Date): string {
   return seconds < 1 ? 'just now' : `${formatDuration(seconds)} ago`;
 }
 
-/** Aligned columns, and under each run that needs a look a line saying why. */
+/**
+ * Aligned columns, and under each run that needs a look a line saying why. Reasons and warnings
+ * quote the agent and the run's files: every line is made safe for a terminal.
+ */
 export function formatTable(rows: readonly TableRow[], now: Date): string[] {
   const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'];
   const cells = rows.map((r) => [
@@ -65,7 +69,7 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
     for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
   });
-  return out;
+  return out.map(safeLine);
 }
 
 /** A run whose agent keeps being refused achieves nothing quietly: say so, and which tools. */

@@ -1,5 +1,5 @@
 import type { RunSpec, SessionRecord } from '../run/types.js';
-import { decideEnded } from './ended.js';
+import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import type { Action, Observation, RunningAgent } from './types.js';
 
@@ -60,8 +60,14 @@ function decideRunning(
   now: Date,
 ): Action {
   const prompt = agent.promptSeen;
+  // Paid extra usage the run does not allow: stopped at once (not a crash), then waited out.
+  if (agent.overage && !spec.allowOverage) {
+    const window = agent.overage.window ? `the ${agent.overage.window} limit` : 'the usage limit';
+    const reason = `paid extra usage: ${window} was reached and allow_overage is off`;
+    return { kind: 'interrupt', reason: `${reason}; stopping until it resets` };
+  }
   if (session.mode === 'synthesis') {
-    if (now.getTime() >= spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000) {
+    if (now.getTime() >= synthesisDeadline(spec, session).getTime()) {
       const reason = 'report incomplete: the synthesis was still running when its budget ran out';
       return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: true };
     }

@@ -121,7 +121,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
     const runDir = spec.repo ? paths.workspace : null;
     const briefingRepo = spec.repo && { ...spec.repo, runDir: paths.workspace, continues: from.id };
     const continued = continuedSection(c, runFiles(runDir), spec.repo !== null);
-    await createRun(root, spec, io, {
+    await createRun(root, spec, io, settings, {
       claudeMd: renderClaudeMd({ ...spec, repo: briefingRepo, continued }),
       questions: left.questions ?? QUESTIONS_HEADER,
       fill(at) {

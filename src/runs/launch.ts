@@ -121,7 +121,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       fallbackModel: settings.fallbackModel,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
-    await createRun(root, spec, io);
+    await createRun(root, spec, io, settings);
   } finally {
     await release();
   }

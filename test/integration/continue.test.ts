@@ -124,6 +124,9 @@ describe('continue', () => {
     expect(table).toContain(`  └ continued by ${next.id}`);
     expect(table).toContain(`  └ continues ${first.id}`);
     expect((await sb.run(['status', first.id])).stdout).toContain(`next night: continued by ${next.id}`);
+    const digest = (await sb.run(['digest'])).stdout;
+    expect(digest).toContain(`  nights:     continued by ${next.id}`);
+    expect(digest).toContain(`  nights:     continues ${first.id}`);
 
     // Nothing of the first night changed but its link to the next.
     const after = snapshot(first.workspace);

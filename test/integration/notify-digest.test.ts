@@ -75,6 +75,17 @@ describe('the digest by notification', () => {
     await sb.quiesce();
     expect(hook.received('/digest')).toHaveLength(1);
     expect(digests(sb)).toHaveLength(1);
+    // Sent hours ago (as the record will say later in the day): kept while its day lasts, not sent again.
+    const file = join(sb.runs, '.notify', digests(sb)[0] as string);
+    const record = JSON.parse(sb.read(file) ?? '{}') as Record<string, unknown>;
+    writeFileSync(
+      file,
+      JSON.stringify({ ...record, doneAt: new Date(Date.now() - 5 * 3600_000).toISOString() }),
+    );
+    await reconcile(sb);
+    await sb.quiesce();
+    expect(existsSync(file)).toBe(true);
+    expect(hook.received('/digest')).toHaveLength(1);
 
     const [req] = hook.received('/digest');
     const body = JSON.parse(req?.body ?? '{}') as Record<string, string>;

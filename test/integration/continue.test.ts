@@ -207,6 +207,15 @@ describe('continue', () => {
     const [row] = await rows(sb, '--archived');
     expect(row).toMatchObject({ id: first.id, continuedBy: next.id });
     expect((await rows(sb, next.id))[0]).toMatchObject({ continues: first.id });
+
+    // The follow-up deleted: the link says nothing any more, and the night may be continued again.
+    await waitFor(() => existsSync(sb.state(next.id, 'final.json')), { what: 'follow-up done' });
+    await sb.quiesce();
+    expect((await sb.run(['rm', '--yes', next.id])).exitCode).toBe(0);
+    expect((await rows(sb, '--archived'))[0]?.continuedBy).toBeUndefined();
+    expect((await sb.run(['status', first.id])).stdout).not.toContain('continued by');
+    const again = await continued(sb, [first.id, '--duration', '30s']);
+    expect((await rows(sb, '--archived'))[0]).toMatchObject({ continuedBy: again.id });
   });
 
   it('a repository run is continued on the same branch in a worktree of its own; the first worktree lets go of it, refused while it holds uncommitted work', async ({

@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
+import { makeRepo } from '../helpers/git.js';
 import { waitFor, type Sandbox } from '../helpers/harness.js';
 import { test } from '../helpers/sandbox.js';
 import {
@@ -50,9 +51,9 @@ async function overnight(sb: Sandbox, api: MockApi, ...args: string[]): Promise<
 }
 
 /** A first night that reported, and whose question the person answered. */
-async function firstNight(sb: Sandbox, api: MockApi, night: { workspace: string }) {
+async function firstNight(sb: Sandbox, api: MockApi, night: { workspace: string }, flags: string[] = []) {
   const launched = JSON.parse(
-    await overnight(sb, api, 'launch', '--json', '--duration', '60s', 'Survey CRDT libraries'),
+    await overnight(sb, api, 'launch', '--json', '--duration', '60s', ...flags, 'Survey CRDT libraries'),
   ) as { id: string; workspace: string };
   night.workspace = launched.workspace;
   await waitFor(() => existsSync(join(launched.workspace, 'DONE')), {
@@ -80,6 +81,10 @@ async function secondNight(sb: Sandbox, api: MockApi, night: { workspace: string
 }
 
 const said = (r: RecordedRequest) => JSON.stringify(r.body?.messages ?? []);
+const system = (r: RecordedRequest) => {
+  const s = r.body?.system;
+  return typeof s === 'string' ? s : (s ?? []).map((b) => b.text).join('\n');
+};
 
 describe('continue with the real claude binary', () => {
   it("resumed: the next night's first request carries the first night's conversation, under its own session id", async ({
@@ -137,5 +142,24 @@ describe('continue with the real claude binary', () => {
     );
     expect(request.headers['x-claude-code-session-id']).toBe(sessionId);
     expect(readFileSync(join(next.workspace, 'REPORT.md'), 'utf8')).toContain('NIGHT-TWO-REPORT');
+  });
+
+  it('a repository follow-up: the earlier conversation resumed, with the new briefing as its system prompt', async ({
+    sb,
+    api,
+    night,
+  }) => {
+    assertClaudeInstalled();
+    const repo = await makeRepo(sb.dir);
+    const first = await firstNight(sb, api, night, ['--repo', repo]);
+    const { next, first: request } = await secondNight(sb, api, night, first.id);
+
+    expect(next.conversation).toBe('resumed');
+    expect(said(request)).toContain('NIGHT-ONE-REPORT');
+    // A conversation keeps its first system prompt unless told otherwise: this one is the new briefing.
+    expect(system(request)).toContain(`## Continued from ${first.id}`);
+    expect(system(request)).toContain(join(next.workspace, 'questions.md'));
+    expect(system(request)).not.toContain(join(first.workspace, 'questions.md'));
+    expect(lastUserText(request.body)).toContain(`Answer: ${ANSWER}`);
   });
 });

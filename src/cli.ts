@@ -50,6 +50,23 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     });
 
   program
+    .command('continue')
+    .description(
+      'start the next night of a finished run: its findings, your answers in questions.md, its report',
+    )
+    .argument('<run>', RUN)
+    .option('--duration <time>', 'how long the new night may take, e.g. 8h (default: duration in config)')
+    .option('--until <time>', 'end at HH:MM (next occurrence, local) or an ISO 8601 time')
+    .option('--long', 'allow an end more than 48 hours away (a guard against typos)')
+    .option('--name <name>', "the new run's name (default: the earlier run's)")
+    .option('--task-file <path>', 'notes for the new night (UTF-8 text), given to the agent with the answers')
+    .option('--json', 'print {"id","workspace","session","endsAt","continues","conversation",…}')
+    .action(async (run: string, opts) => {
+      const { continueCommand } = await import('./commands/continue.js');
+      setExitCode(await continueCommand(run, opts, io));
+    });
+
+  program
     .command('reconcile')
     .description('one pass over every unfinished run: resume, synthesize, finish (run it from cron)')
     .option('--dry-run', 'print the decisions without acting')

@@ -9,7 +9,7 @@ import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
-import { appendRestart, readAgent, writeSession } from './store.js';
+import { appendRestart, readAgent, readContinuation, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper in tmux.
 
@@ -74,7 +74,12 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     startedAt: s.now,
     ...(s.deadline ? { deadline: s.deadline } : {}),
   };
-  writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace));
+  // A follow-up's first session resumes the earlier conversation into its own (or is handed over);
+  // its later fresh sessions hear the answers again.
+  const continuation = s.spec.continues ? readContinuation(s.paths) : null;
+  const fork = s.mode === 'initial' && !s.handover ? (continuation?.fork ?? null) : null;
+  const prompt = promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation);
+  writeFileAtomic(s.paths.prompt, prompt);
   writeSession(s.paths, session);
   if (s.mode !== 'initial')
     appendRestart(s.paths, {
@@ -93,6 +98,8 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
       mode: s.mode,
       conversation: s.spec.sessionId,
       at: s.now.toISOString(),
+      // The fork's running cost starts at what the earlier conversation had cost (not this run's).
+      ...(fork ? { forkedFrom: fork, inheritedCostUsd: continuation?.inheritedCostUsd ?? 0 } : {}),
     }),
   );
   const name = tmuxSessionName(s.spec.id);
@@ -106,7 +113,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined, s.paths.workspace),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined, s.paths.workspace, fork),
   ];
   await tmux.newSession(name, cwd, argv);
   return session;

@@ -95,14 +95,18 @@ export async function deleteBranchAt(repo: string, branch: string, at: string): 
   await git(repo, ['update-ref', '-d', `refs/heads/${branch}`, at]);
 }
 
-/** Commits on `branch` since `base`, newest first (at most `max`); null when either is gone. */
+/**
+ * Commits on `branch` since `base`, newest first (at most `max`); null when either is gone. `tip`:
+ * where they end, when not at the branch's head (a run that handed its branch on to a follow-up).
+ */
 export async function commitsSince(
   repo: string,
   base: string,
   branch: string,
   max = 1000,
+  tip = `refs/heads/${branch}`,
 ): Promise<Commit[] | null> {
-  const range = `${base}..refs/heads/${branch}`;
+  const range = `${base}..${tip}`;
   const r = await git(repo, ['log', `--max-count=${max}`, '--format=%H%x09%s', range, '--']);
   if (r.code !== 0) return null;
   return r.stdout
@@ -115,8 +119,75 @@ export async function commitsSince(
 }
 
 /** `git diff --stat` of the branch against its base: at most `files` file lines and the summary. */
-export async function diffstat(repo: string, base: string, branch: string, files = 20): Promise<string[]> {
+export async function diffstat(
+  repo: string,
+  base: string,
+  branch: string,
+  files = 20,
+  tip = `refs/heads/${branch}`,
+): Promise<string[]> {
   const args = ['diff', '--no-ext-diff', '--no-color', `--stat=100`, `--stat-count=${files}`];
-  const r = await git(repo, [...args, base, `refs/heads/${branch}`, '--']);
+  const r = await git(repo, [...args, base, tip, '--']);
   return r.code === 0 ? r.stdout.split('\n').filter((l) => l.trim() !== '') : [];
+}
+
+/** A worktree of a repository, as `git worktree list --porcelain` lists it. */
+export interface WorktreeEntry {
+  path: string;
+  /** The branch checked out there (`refs/heads/` left off), or null when detached or bare. */
+  branch: string | null;
+  /** Its directory is gone: git keeps the entry until it is pruned. */
+  prunable: boolean;
+}
+
+export async function worktrees(repo: string): Promise<WorktreeEntry[]> {
+  const r = await git(repo, ['worktree', 'list', '--porcelain']);
+  if (r.code !== 0) throw new Error(`git worktree list failed: ${r.error}`);
+  const out: WorktreeEntry[] = [];
+  for (const block of r.stdout.split('\n\n')) {
+    const lines = block.split('\n');
+    const path = lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
+    if (!path) continue;
+    const ref = lines.find((l) => l.startsWith('branch '))?.slice('branch '.length) ?? null;
+    out.push({
+      path,
+      branch: ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref,
+      prunable: lines.some((l) => l === 'prunable' || l.startsWith('prunable ')),
+    });
+  }
+  return out;
+}
+
+/** Leaves a worktree on its commit, detached: its branch is free, its files stay as they are. */
+export async function detachWorktree(worktree: string): Promise<void> {
+  const r = await git(worktree, ['checkout', '--quiet', '--detach']);
+  if (r.code !== 0) throw new Error(`git checkout --detach failed in ${worktree}: ${r.error}`);
+}
+
+/** Puts a detached worktree back on `branch` (only where that changes no file: the same commit). */
+export async function reattachWorktree(worktree: string, branch: string): Promise<void> {
+  await git(worktree, ['checkout', '--quiet', branch, '--']);
+}
+
+/**
+ * A new worktree at `path` on an existing branch. `force`: git still lists the branch in a
+ * worktree whose directory is gone, which would refuse it otherwise.
+ */
+export async function addWorktreeOn(
+  repo: string,
+  path: string,
+  branch: string,
+  force: boolean,
+): Promise<void> {
+  const args = [
+    'worktree',
+    'add',
+    '--quiet',
+    ...(force ? ['--force'] : []),
+    '--end-of-options',
+    path,
+    branch,
+  ];
+  const r = await git(repo, args);
+  if (r.code !== 0) throw new Error(`git worktree add failed: ${r.error}`);
 }

@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -148,3 +149,28 @@ export function removeDelivery(root: string, key: string, highestClaim: number):
     }
   }
 }
+
+/** Whether a delivery with this key is in the outbox, in whatever state. */
+export function hasDelivery(root: string, key: string): boolean {
+  return existsSync(join(dir(root), `${key}.json`));
+}
+
+/** Values a digest target names, from the newest launch's environment (0600, beside the deliveries). */
+export function readSavedVars(root: string): Record<string, string> {
+  try {
+    const v = JSON.parse(readText(join(dir(root), SAVED_VARS)) ?? '{}') as { vars?: Record<string, unknown> };
+    return Object.fromEntries(
+      Object.entries(v.vars ?? {}).filter(([, x]) => typeof x === 'string'),
+    ) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export function saveVars(root: string, vars: Record<string, string>, at: Date): void {
+  mkdirSync(dir(root), { recursive: true, mode: 0o700 });
+  writeFileAtomic(join(dir(root), SAVED_VARS), JSON.stringify({ at: at.toISOString(), vars }) + '\n');
+}
+
+/** A dot file: never taken for a delivery. */
+const SAVED_VARS = '.digest-vars.json';

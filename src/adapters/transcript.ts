@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +33,43 @@ export function agentConfigDir(paths: RunPaths, env: NodeJS.ProcessEnv): string 
   const captured = parseAgentEnv(readText(paths.agentEnv) ?? '');
   const get = (name: string) => captured.get(name) ?? env[name];
   return get('CLAUDE_CONFIG_DIR') || join(get('HOME') || homedir(), '.claude');
+}
+
+/** CLAUDE_CONFIG_DIR (or ~/.claude) of an environment about to be captured. */
+export function configDirOf(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+/**
+ * Session `id`'s transcript and its size: under the project directory of `cwd`, else under any
+ * project directory of `configDir` (where the CLI finds a conversation to resume); null when none.
+ */
+export function findTranscript(
+  configDir: string,
+  cwd: string,
+  id: string,
+): { path: string; bytes: number } | null {
+  const size = (path: string) => {
+    try {
+      const st = statSync(path);
+      return st.isFile() ? { path, bytes: st.size } : null;
+    } catch {
+      return null;
+    }
+  };
+  const expected = size(join(projectDir(configDir, cwd), `${id}.jsonl`));
+  if (expected) return expected;
+  let dirs: string[];
+  try {
+    dirs = readdirSync(join(configDir, 'projects'));
+  } catch {
+    return null;
+  }
+  for (const d of dirs) {
+    const found = size(join(configDir, 'projects', d, `${id}.jsonl`));
+    if (found) return found;
+  }
+  return null;
 }
 
 /** `cwd`: the agent's working directory (a repository run's worktree), which the CLI files it under. */

@@ -1,12 +1,10 @@
-import { readSupervision } from '../adapters/supervision.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { hint, type Io } from '../app/io.js';
+import { nightWarnings } from '../app/night-warnings.js';
 import { humanTime } from '../core/agent/briefing.js';
 import { formatDuration } from '../core/config/duration.js';
-import { checkCredentials } from '../core/doctor/checks.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
-import { supervisionWarning } from '../core/status/supervision.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { launchRun } from '../runs/launch.js';
 import { readTask } from '../runs/task.js';
@@ -40,16 +38,10 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const now = io.now();
   const paths = runPaths(root, spec.id);
   const session = tmuxSessionName(spec.id);
-  const { schedule, lastPassAt } = readSupervision(root);
-  const supervision = supervisionWarning(schedule, lastPassAt, 1, now, io.cmd);
   // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
-  const credentials = checkCredentials(io.env, { asScheduler: false });
-  const warnings = [
-    ...task.warnings,
-    ...launchWarnings,
-    ...(supervision ? [supervision] : []),
-    ...(credentials.status === 'ok' ? [] : [`warning: ${credentials.detail}.\n  fix: ${credentials.fix}.`]),
-  ];
+  const night = nightWarnings(io, root, now);
+  const { supervision } = night;
+  const warnings = [...task.warnings, ...launchWarnings, ...night.warnings];
   if (opts.json) {
     const repo = spec.repo && {
       repo: spec.repo.path,
@@ -78,7 +70,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
   say(`  status:    ${hint(io, `status ${spec.id}`)}`);
   if (!supervision)
-    say(`Supervised by ${schedule?.backend ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
+    say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
   for (const w of warnings) io.stdout(safeText(w));
   return 0;
 }

@@ -17,6 +17,7 @@ import { collectRows } from '../dashboard/collect.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
 import { readStory } from '../dashboard/story.js';
+import { digestWarnings } from '../notify/warnings.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with its details.
 
@@ -53,6 +54,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     [
       unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
       supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
+      ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
     ]
       .filter(Boolean)
       .join('\n') || null;
@@ -74,6 +76,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
           : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
       ),
     );
+    if (warning) io.stdout(`\n${safeText(warning)}`);
     return 0;
   }
   const shown = name || opts.all || opts.archived ? rows : rows.filter((r) => isRecent(r, now));

@@ -1,6 +1,13 @@
 import { readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
-import { hasSentinel, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
+import {
+  hasSentinel,
+  readAgent,
+  readRestarts,
+  readSentinel,
+  readSession,
+  runExists,
+} from '../adapters/store.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
@@ -28,8 +35,18 @@ export async function collectRows(ids: readonly string[], ctx: PassContext): Pro
   }
   return withNotifyWarnings(
     ctx.root,
-    seen.map((r) => r.row),
+    seen.map((r) => followedUp(r.row, ctx.settings.runsDir)),
   );
+}
+
+/**
+ * A link to a follow-up that is not there (removed, or never placed when `continue` failed) says
+ * nothing: the run is shown as not continued. One stat or two, for continued runs only.
+ */
+function followedUp(row: StatusRow, runsRoot: string): StatusRow {
+  if (!row.continuedBy || runExists(runsRoot, row.continuedBy)) return row;
+  const { continuedBy: _gone, handedOver: _tip, ...rest } = row;
+  return rest;
 }
 
 async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {

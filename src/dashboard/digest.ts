@@ -70,6 +70,8 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
     questions: story.questions,
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.warnings?.length ? { warnings: row.warnings } : {}),
+    ...(row.continues ? { continues: row.continues } : {}),
+    ...(row.continuedBy ? { continuedBy: row.continuedBy } : {}),
   };
 }
 

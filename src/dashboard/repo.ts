@@ -2,7 +2,8 @@ import { exists } from '../adapters/files.js';
 import type { BranchDetails, RepoRow } from '../core/status/repo.js';
 
 // What a repository run's branch holds now, asked of git when status shows it: the branch may
-// have moved since the run finished (a person's fixups, a continued run). git's adapter (and
+// have moved since the run finished (a person's fixups); a run continued by another shows its own
+// commits, up to where it handed the branch on. git's adapter (and
 // execa) load only when a repository run is shown: startup is most of a status.
 
 /** The rows with their commits filled in (git is asked only for repository runs). */
@@ -11,7 +12,9 @@ export async function withCommits<R extends RepoRow>(rows: readonly R[]): Promis
   const { commitsSince } = await import('../adapters/git.js');
   return Promise.all(
     rows.map(async (r) =>
-      r.repo && r.base && r.branch ? { ...r, commits: await commitsSince(r.repo, r.base, r.branch) } : r,
+      r.repo && r.base && r.branch
+        ? { ...r, commits: await commitsSince(r.repo, r.base, r.branch, 1000, r.handedOver) }
+        : r,
     ),
   );
 }
@@ -21,5 +24,5 @@ export async function branchDetails(r: RepoRow): Promise<BranchDetails> {
   if (!r.repo || !r.base || !r.branch) return { diffstat: [], worktree: 'gone' };
   const { diffstat, uncommitted } = await import('../adapters/git.js');
   const worktree = r.worktree && exists(r.worktree) ? (await uncommitted(r.worktree)).length : 'gone';
-  return { diffstat: r.commits ? await diffstat(r.repo, r.base, r.branch) : [], worktree };
+  return { diffstat: r.commits ? await diffstat(r.repo, r.base, r.branch, 20, r.handedOver) : [], worktree };
 }

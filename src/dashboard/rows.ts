@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
+import { readContinuedBy } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpen, parseQuestions } from '../core/agent/questions.js';
 import {
@@ -141,6 +142,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     task: headline(spec.task),
     ...(taskHasMore(spec.task) ? { taskMore: true } : {}),
     ...(spec.name ? { name: spec.name } : {}),
+    ...nightsOf(spec, paths),
     ...(spec.repo
       ? {
           repo: spec.repo.path,
@@ -162,6 +164,22 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
     lastTransition: lastTransition(paths),
     ...waitingReason(spec, obs, now),
+  };
+}
+
+/**
+ * How the run links to the nights before and after it (`overnight continue`): the follow-up's link
+ * is read from the run's own small file, and, for a repository run, where its branch went on.
+ */
+function nightsOf(
+  spec: RunSpec,
+  paths: RunPaths,
+): Pick<StatusRow, 'continues' | 'continuedBy' | 'handedOver'> {
+  const next = readContinuedBy(paths);
+  return {
+    ...(spec.continues ? { continues: spec.continues } : {}),
+    ...(next ? { continuedBy: next.id } : {}),
+    ...(next?.head && spec.repo ? { handedOver: next.head } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { exists } from '../adapters/files.js';
 import { listOutbox, readClaim, readDelivery, removeDelivery } from '../adapters/outbox.js';
 import { isAlive } from '../adapters/processes.js';
 import { isDue, removable } from '../core/notify/delivery.js';
+import { dayOf, DIGEST_RUN } from '../core/notify/digest.js';
 import { runPaths } from '../core/run/paths.js';
 
 // The pass's side of the outbox: tidying under the lock, and handing what is due to a sender.
@@ -32,8 +33,10 @@ export function tidyOutbox(root: string, now: Date): void {
       const d = readDelivery(root, key);
       if (!d || d.status === 'pending') continue;
       const paths = runPaths(root, d.run);
-      // A removed run is scanned no more: nothing can queue its transitions again.
-      const scannedTo = exists(paths.state) ? readOffset(paths.notifyOffset) : null;
+      // A removed run is scanned no more: nothing can queue its transitions again. A digest is
+      // queued for today only: one for an earlier day may go (never today's, or it would be again).
+      const scannedTo =
+        d.run === DIGEST_RUN ? dayOf(now) : exists(paths.state) ? readOffset(paths.notifyOffset) : null;
       if (removable(d, scannedTo, now)) removeDelivery(root, key, claims.get(key) ?? 0);
     }
   } catch {

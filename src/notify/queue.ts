@@ -28,14 +28,15 @@ export interface Notifier {
   queue(id: string, paths: RunPaths): Promise<boolean>;
 }
 
+/** How each delivery is tried: timeout, tries and backoff from the settings. */
+export function policyOf(settings: Settings): Policy {
+  return { timeout: settings.notifyTimeout, tries: settings.notifyTries, backoff: settings.notifyBackoff };
+}
+
 /** Undefined when no target is configured: then a pass does nothing about notifications at all. */
 export function makeNotifier(settings: Settings, io: Io): Notifier | undefined {
   if (settings.notify.length === 0) return undefined;
-  const policy: Policy = {
-    timeout: settings.notifyTimeout,
-    tries: settings.notifyTries,
-    backoff: settings.notifyBackoff,
-  };
+  const policy = policyOf(settings);
   const warned = new Set<string>();
   return {
     async queue(id, paths) {

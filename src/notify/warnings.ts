@@ -1,5 +1,6 @@
 import { listOutbox, readDelivery } from '../adapters/outbox.js';
 import { failureWarning } from '../core/notify/delivery.js';
+import { DIGEST_RUN } from '../core/notify/digest.js';
 
 // What status says about notifications that did not get through: per run, one line per target
 // (its latest failure), in the order of their names, read from the outbox (one directory read
@@ -42,4 +43,9 @@ export function withNotifyWarnings<T extends { id: string; warnings?: string[] }
     const w = byRun.get(r.id);
     return w ? { ...r, warnings: [...(r.warnings ?? []), ...w] } : r;
   });
+}
+
+/** The digest's own failures: no run's row shows them, so status says them under the table. */
+export function digestWarnings(root: string): string[] {
+  return notifyWarnings(root).get(DIGEST_RUN) ?? [];
 }

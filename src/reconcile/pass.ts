@@ -46,7 +46,11 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   const notify =
     opts.dryRun || (settings.notify.length === 0 && !exists(rp.notify))
       ? null
-      : { ...(await import('../notify/queue.js')), ...(await import('../notify/dispatch.js')) };
+      : {
+          ...(await import('../notify/queue.js')),
+          ...(await import('../notify/dispatch.js')),
+          ...(await import('../notify/digest.js')),
+        };
   const notifier = notify?.makeNotifier(settings, io);
   const ctx: PassContext = { root, settings, io, lockLost: false, notifier };
   const release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
@@ -88,6 +92,8 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       }
       if (opts.dryRun || !exists(rp.passRequested)) break;
     }
+    // The morning digest, once a day per target that subscribes to it, after its local time.
+    if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
     if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
     if (!opts.dryRun) {
       const at = io.now();

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startSession } from '../adapters/agent.js';
 import { loadSettings } from '../adapters/config-file.js';
 import { exists } from '../adapters/files.js';
 import { waitLock } from '../adapters/lock.js';
@@ -16,11 +14,11 @@ import { parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
-import { rootPaths, runPaths } from '../core/run/paths.js';
+import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
+import { createRun } from './create.js';
 import { checkBranch, checkRepo } from './repo.js';
-import { createWorkspace, removeRepoWork } from './workspace.js';
 
 // Launching a run: settings checked, the workspace (and a repository run's worktree) made, the
 // first session started. Nothing is left behind when any of it fails.
@@ -53,7 +51,7 @@ export interface Launch {
   warnings: string[];
 }
 
-const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
 
 export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   if (req.duration !== undefined && req.until !== undefined)
@@ -84,19 +82,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
 
   const now = io.now();
   const endsAt = endTime(req, settings, now);
-  const claude = resolveExecutable(settings.claude, io.env.PATH);
-  if (!claude) {
-    throw new OperationalError(
-      `the agent binary "${settings.claude}" was not found on PATH; ` +
-        'install Claude Code (npm install -g @anthropic-ai/claude-code) ' +
-        'or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path',
-    );
-  }
-  const tmux = resolveExecutable('tmux', io.env.PATH);
-  if (!tmux)
-    throw new OperationalError(
-      'tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again',
-    );
+  const { claude, tmux } = agentTools(settings, io.env);
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
@@ -135,24 +121,37 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       fallbackModel: settings.fallbackModel,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
-    await createWorkspace(root, spec, io.env);
-    const paths = runPaths(root, id);
-    try {
-      await startSession({ spec, paths, mode: 'initial', previous: null, reason: 'launch', exit: null, now });
-    } catch (err) {
-      // Nothing was produced yet: a run that never started is removed, not left half made.
-      rmSync(paths.workspace, { recursive: true, force: true });
-      rmSync(paths.agentEnv, { force: true });
-      if (spec.repo) await removeRepoWork(spec.repo);
-      throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
-    }
+    await createRun(root, spec, io, settings);
   } finally {
     await release();
   }
   return { spec, root, warnings };
 }
 
-function endTime(req: LaunchRequest, settings: Settings, now: Date): Date {
+/** The agent's and tmux's absolute paths, recorded in run.yaml so that a scheduler's PATH does not matter. */
+export function agentTools(settings: Settings, env: NodeJS.ProcessEnv): { claude: string; tmux: string } {
+  const claude = resolveExecutable(settings.claude, env.PATH);
+  if (!claude) {
+    throw new OperationalError(
+      `the agent binary "${settings.claude}" was not found on PATH; ` +
+        'install Claude Code (npm install -g @anthropic-ai/claude-code) ' +
+        'or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path',
+    );
+  }
+  const tmux = resolveExecutable('tmux', env.PATH);
+  if (!tmux)
+    throw new OperationalError(
+      'tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again',
+    );
+  return { claude, tmux };
+}
+
+/** The end time from --duration (or the configured one) or --until, checked for a typo. */
+export function endTime(
+  req: Pick<LaunchRequest, 'duration' | 'until' | 'long'>,
+  settings: Settings,
+  now: Date,
+): Date {
   let at: Date;
   if (req.until === undefined) at = new Date(now.getTime() + settings.duration * 1000);
   else {

@@ -56,6 +56,11 @@ export async function readTask(src: TaskSource, io: Io): Promise<Task> {
   return { text, warnings };
 }
 
+/** A text file given with --task-file, whole (the notes of `continue`): UTF-8, at most TASK_MAX_BYTES. */
+export function readTaskFile(path: string): string {
+  return decode(readFile(path), `--task-file ${path}`);
+}
+
 function tooBig(bytes: number): UsageError {
   return new UsageError(
     `the task is ${mb(bytes)}; Claude Code refuses a prompt of about 3 MB, so a task may be at most ` +

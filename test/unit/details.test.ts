@@ -131,3 +131,18 @@ describe('the task in the details', () => {
     expect(field(runDetails(row(over), { report: false }, NOW, UTC), 'task')).toBe(want);
   });
 });
+
+describe('runDetails: nights that continue each other', () => {
+  test.each([
+    { name: 'a follow-up', over: { continues: 'a' }, want: { continues: 'a', next: undefined } },
+    {
+      name: 'a continued run',
+      over: { continuedBy: 'c' },
+      want: { continues: undefined, next: 'continued by c' },
+    },
+    { name: 'a night of its own', over: {}, want: { continues: undefined, next: undefined } },
+  ])('$name → $want', ({ over, want }) => {
+    const lines = runDetails(row(over), { report: false }, NOW, UTC);
+    expect({ continues: field(lines, 'continues'), next: field(lines, 'next night') }).toEqual(want);
+  });
+});

@@ -134,6 +134,22 @@ describe('digestText', () => {
     expect(lines.filter(hasControl)).toEqual([]);
   });
 
+  test.each([
+    { name: 'a follow-up', over: { continues: 'a' }, want: ['  nights:     continues a'] },
+    {
+      name: 'the middle night',
+      over: { continues: 'a', continuedBy: 'c' },
+      want: ['  nights:     continues a · continued by c'],
+    },
+    { name: 'a night of its own', over: {}, want: [] },
+  ])('how the nights link: $name → $want', ({ over, want }) => {
+    const text = digestText({ ...nightDigest(), runs: [run(over)] }, UTC);
+    expect(text.filter((l) => l.startsWith('  nights:'))).toEqual(want);
+    expect(digestHtml({ ...nightDigest(), runs: [run(over)] }, UTC).includes('<p class="nights mono">')).toBe(
+      want.length > 0,
+    );
+  });
+
   test('an empty window says so', () => {
     expect(digestText({ ...nightDigest(), runs: [] }, UTC)).toEqual([
       'overnight digest · the last 24h · Sun 22 Nov 2026, 07:45 (UTC+00:00)',

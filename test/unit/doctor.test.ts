@@ -42,6 +42,8 @@ const HELP = [
   '--add-dir <directories...>',
   // 2.1.329 lists only the inline form; the -file form is named in another option's text.
   '--append-system-prompt <prompt>',
+  '--fork-session',
+  '--system-prompt-snapshot <on|off>',
 ]
   .map((l) => `  ${l.padEnd(40)}does something`)
   .join('\n');
@@ -176,11 +178,14 @@ describe('agent', () => {
       maxCost: 10,
       allowedTools: ['Read'],
       repo: REPO,
+      continues: '2026-11-20-2300-survey-crdt',
     });
     const passed = new Set(
-      [...agentArgs(s, 'initial', 0, false, RUN_DIR), ...agentArgs(s, 'resume', 0, false, RUN_DIR)].filter(
-        (a) => a.startsWith('-'),
-      ),
+      [
+        ...agentArgs(s, 'initial', 0, false, RUN_DIR),
+        ...agentArgs(s, 'resume', 0, false, RUN_DIR),
+        ...agentArgs(s, 'initial', 0, false, RUN_DIR, '5d2c7a9e-0f6b-4e8d-b1a3-9c4e2f7d6a10'),
+      ].filter((a) => a.startsWith('-')),
     );
     for (const f of passed)
       expect(

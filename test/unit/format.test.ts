@@ -206,3 +206,26 @@ describe('supervisionWarning', () => {
     expect(supervisionWarning(...args)).toEqual(want);
   });
 });
+
+describe('formatTable: nights that continue each other', () => {
+  test.each([
+    {
+      name: 'a follow-up',
+      over: { continues: '2026-11-20-2200-x' },
+      want: ['  └ continues 2026-11-20-2200-x'],
+    },
+    {
+      name: 'a continued run',
+      over: { state: 'done' as const, continuedBy: '2026-11-22-2300-x' },
+      want: ['  └ continued by 2026-11-22-2300-x'],
+    },
+    {
+      name: 'the middle night of three',
+      over: { continues: 'a', continuedBy: 'c' },
+      want: ['  └ continues a', '  └ continued by c'],
+    },
+    { name: 'a night of its own', over: {}, want: [] },
+  ])('$name → $want', ({ over, want }) => {
+    expect(formatTable([row(over)], NOW).slice(2)).toEqual(want);
+  });
+});

@@ -62,6 +62,16 @@ describe('notify targets: kept', () => {
       yaml: '- {desktop: true, on: [done, failed, needs-you, restart, waiting, report-late, overage]}',
       want: { on: ['done', 'failed', 'needs-you', 'restart', 'waiting', 'report-late', 'overage'] },
     },
+    {
+      name: 'the digest at a local time',
+      yaml: '- {webhook: "https://ntfy.sh/t", format: ntfy, on: digest, at: "07:30"}',
+      want: { on: ['digest'], at: '07:30' },
+    },
+    {
+      name: 'the digest with an hour of one digit, and the transitions too',
+      yaml: '- {desktop: true, on: [digest, failed], at: "7:05"}',
+      want: { on: ['digest', 'failed'], at: '07:05' },
+    },
   ])('$name → kept', ({ yaml, want }) => {
     const r = targets(yaml);
     expect(r.problems).toEqual([]);
@@ -119,6 +129,26 @@ describe('notify targets: skipped, each with what is wrong and the fix', () => {
       want: /on: "digets" is not an event; expected some of done, failed/,
     },
     { name: 'an empty on', yaml: '- {desktop: true, on: []}', want: /on: expected some of/ },
+    {
+      name: 'the digest without a time',
+      yaml: '- {desktop: true, on: [digest]}',
+      want: /on: digest needs at:, the local time to send it, e\.g\. at: "07:30"/,
+    },
+    {
+      name: 'a time without the digest',
+      yaml: '- {desktop: true, at: "07:30"}',
+      want: /at: is the time of the digest: add digest to on:, or remove at:/,
+    },
+    {
+      name: 'a time of day that is not one',
+      yaml: '- {desktop: true, on: digest, at: "25:00"}',
+      want: /at: "25:00" is not a time of day; write it as "HH:MM" in quotes/,
+    },
+    {
+      name: 'a time read as a number (sexagesimal YAML 1.1, or no colon)',
+      yaml: '- {desktop: true, on: digest, at: 730}',
+      want: /at: 730 is not a time of day/,
+    },
     {
       name: 'a relative command',
       yaml: '- command: notify.sh',

@@ -74,4 +74,11 @@ describe('repoDetails', () => {
   test('a plain run has no repository lines', () => {
     expect(repoDetails({}, { diffstat: STAT, worktree: 0 })).toEqual([]);
   });
+
+  test('a run that handed its branch on to a follow-up: its part of the branch ends there', () => {
+    const tip = 'c'.repeat(40);
+    expect(repoDetails({ ...ROW, handedOver: tip, commits: [commit(1)] }, CLEAN)[1]).toBe(
+      `branch:     ${REPO.branch} from 48e2c9b682ee to cccccccccccc (then carried on by the next night), 1 commit`,
+    );
+  });
 });

@@ -28,9 +28,11 @@ export interface BriefingInput {
   endsAt: Date;
   /** A run on a repository: where the agent works, and where the run's files are. */
   repo?: RepoBriefing | null;
+  /** A follow-up's section on the run it continues (core/agent/continuation.ts). */
+  continued?: string;
 }
 
-export function renderClaudeMd({ task, startedAt, endsAt, repo }: BriefingInput): string {
+export function renderClaudeMd({ task, startedAt, endsAt, repo, continued }: BriefingInput): string {
   const fence = fenceFor(task);
   const synthesisFrom = new Date(startedAt.getTime() + 0.8 * (endsAt.getTime() - startedAt.getTime()));
   const f = repo ? runFiles(repo.runDir) : HERE;
@@ -54,7 +56,7 @@ The task, exactly as it was given:
 ${fence}text
 ${task}
 ${fence}
-${repo ? `\n${repoSection(repo, f)}` : ''}
+${continued ? `\n${continued}` : ''}${repo ? `\n${repoSection(repo, f)}` : ''}
 ## Time
 
 - Started: ${humanTime(startedAt)}
@@ -91,7 +93,7 @@ To answer one, add a line \`Answer: ...\` under it; a question with an answer is
 `;
 
 /** The task in a prompt, unless it is so long that the briefing, which holds it whole, must do. */
-function taskPart(task: string, briefing: string): string {
+export function taskPart(task: string, briefing: string): string {
   const bytes = Buffer.byteLength(task);
   if (bytes <= TASK_IN_PROMPT_MAX) return `The task:\n\n${task}\n`;
   const kb = Math.round(bytes / 1024);

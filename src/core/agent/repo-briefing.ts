@@ -12,13 +12,22 @@ export interface RepoBriefing {
   /** The commit the branch was made from. */
   base: string;
   worktree: string;
+  /** A follow-up: the run whose branch it carries on. */
+  continues?: string;
+}
+
+function made(r: RepoBriefing): string {
+  const at = r.base.slice(0, 12);
+  return r.continues
+    ? `carried on from the run ${r.continues} at commit ${at}`
+    : `made for this run from commit ${at}`;
 }
 
 export function repoSection(r: RepoBriefing, f: RunFiles): string {
   return `## Where you work
 
 - Your working directory, \`${r.worktree}\`, is a git worktree of the repository
-  \`${r.path}\` on the branch \`${r.branch}\`, made for this run from commit ${r.base.slice(0, 12)}.
+  \`${r.path}\` on the branch \`${r.branch}\`, ${made(r)}.
   The repository's own CLAUDE.md and conventions apply as usual.
 - Commit your work on this branch as you go, in small commits with clear messages:
   \`git add <files>\`, then \`git commit -m "<message>"\` (one command at a time, or joined with

@@ -7,6 +7,8 @@ export interface RunFiles {
   questions: string;
   findings: string;
   report: string;
+  /** The report of the run a follow-up continues, kept beside its own. */
+  previousReport: string;
 }
 
 export function runFiles(runDir: string | null): RunFiles {
@@ -16,6 +18,7 @@ export function runFiles(runDir: string | null): RunFiles {
     questions: at('questions.md'),
     findings: at('findings/'),
     report: at('REPORT.md'),
+    previousReport: at('previous/REPORT.md'),
   };
 }
 

@@ -48,6 +48,8 @@ export interface SessionLog {
   assistantEvents: number;
   /** The last few lines that were not stream-json (stack traces, CLI errors printed as text). */
   otherLines: string[];
+  /** A follow-up's first session: what its conversation had cost before it was resumed into this run. */
+  inheritedCostUsd: number;
 }
 
 const KEEP_OTHER = 5;
@@ -69,6 +71,7 @@ function emptySession(n: number | null, mode: string | null, expected: string | 
     toolCalls: 0,
     assistantEvents: 0,
     otherLines: [],
+    inheritedCostUsd: 0,
   };
 }
 
@@ -146,6 +149,7 @@ export function parseStream(text: string): SessionLog[] {
       sessions.push((current = emptySession(num(e.session), str(e.mode), str(e.conversation))));
       const at = new Date(str(e.at) ?? '');
       current.startedAt = Number.isNaN(at.getTime()) ? null : at;
+      current.inheritedCostUsd = num(e.inheritedCostUsd) ?? 0;
     } else if (e.type === 'system' && e.subtype === 'init') {
       const s = session();
       s.sessionId = str(e.session_id);
@@ -232,21 +236,27 @@ export interface Usage {
 /**
  * Totals over a run's sessions, most-denied tools first. A result's total_cost_usd is the running
  * total of its conversation (a resume restores it from the transcript), so the last one of each
- * conversation counts; usage tokens are per session and add up.
+ * conversation counts, less what a follow-up's conversation had cost in the run it came from;
+ * usage tokens are per session and add up.
  */
 export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
   const denied = new Map<string, number>();
   const costByConversation = new Map<string, number>();
+  const inherited = new Map<string, number>();
   let input = 0;
   let output = 0;
   sessions.forEach((s, i) => {
+    if (s.inheritedCostUsd > 0 && s.expected) inherited.set(s.expected, s.inheritedCostUsd);
     if (!s.result) return;
     costByConversation.set(s.result.sessionId ?? s.sessionId ?? `#${i}`, s.result.costUsd);
     input += s.result.inputTokens;
     output += s.result.outputTokens;
     for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
   });
-  const costUsd = [...costByConversation.values()].reduce((a, b) => a + b, 0);
+  const costUsd = [...costByConversation].reduce(
+    (sum, [conversation, usd]) => sum + Math.max(0, usd - (inherited.get(conversation) ?? 0)),
+    0,
+  );
   const tools = [...denied]
     .map(([name, count]) => ({ name, count }))
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));

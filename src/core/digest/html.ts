@@ -6,7 +6,7 @@ import { anchor, esc } from './escape.js';
 import { DIGEST_CSS } from './style.js';
 import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
 import { spanOf, timelineSvg } from './svg.js';
-import { runSeconds } from './text.js';
+import { nightsLine, runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
 
 // The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded
@@ -111,6 +111,7 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
     `<div class="run-head"><h3 class="task">${esc(run.task ?? '(task unknown)')}</h3>` +
     `<span class="badge">${run.state.toUpperCase()}</span></div>` +
     `<div class="run-id mono">${esc(run.id)}</div>` +
+    (nightsLine(run) ? `<p class="nights mono">${esc(nightsLine(run) ?? '')}</p>` : '') +
     facts(run, now) +
     (needs
       ? `<p class="needs"><strong>Needs you:</strong> <span class="reason">${esc(needs)}</span></p>`

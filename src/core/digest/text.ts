@@ -53,9 +53,20 @@ export function runFacts(run: DigestRun, now: Date): string {
     .join(' · ');
 }
 
+/** `continues A · continued by C`: how the run links to the nights before and after it. */
+export function nightsLine(run: Pick<DigestRun, 'continues' | 'continuedBy'>): string | null {
+  const parts = [
+    run.continues ? `continues ${run.continues}` : null,
+    run.continuedBy ? `continued by ${run.continuedBy}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 function runLines(run: DigestRun, now: Date, clock: LocalTime): string[] {
   const out = [`${MARK[run.state] ?? '?'} ${run.state.toUpperCase()}  ${run.id}  ·  ${runFacts(run, now)}`];
   out.push(`  task:       ${oneLine(run.task ?? '(unknown)', 200)}`);
+  const nights = nightsLine(run);
+  if (nights) out.push(`  nights:     ${nights}`);
   const needs = needsYou(run);
   if (needs) out.push(`  needs you:  ${oneLine(needs, 300)}`);
   else if (run.reason) out.push(`  outcome:    ${oneLine(run.reason, 300)}`);

@@ -25,6 +25,9 @@ export interface DigestRun {
   /** A file of the run that cannot be used. */
   problem?: string;
   warnings?: string[];
+  /** The night this run follows up (`overnight continue`), and the one following it up. */
+  continues?: string;
+  continuedBy?: string;
 }
 
 export interface Digest {

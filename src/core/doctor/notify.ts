@@ -29,7 +29,7 @@ export function checkNotify(facts: readonly NotifyTargetFacts[]): CheckResult[] 
 function checkOne(f: NotifyTargetFacts): CheckResult {
   const t = f.target;
   const name = 'notify';
-  const on = `on ${t.on.join(', ')}`;
+  const on = `on ${t.on.join(', ')}${t.at ? ` (the digest after ${t.at})` : ''}`;
   const unset = varsOf(t).filter((v) => f.vars[v] === undefined);
   if (unset.length > 0)
     return {

@@ -13,7 +13,7 @@ export interface NotifyEvent {
   /** Every name a target's `on:` may use to receive it (the first is `event`). */
   kinds: NotifyEventKind[];
   run: string;
-  state: RunState | 'test';
+  state: RunState | 'test' | 'digest';
   reason: string;
   /** When the transition was recorded (ISO 8601). */
   at: string;
@@ -24,6 +24,8 @@ export interface NotifyEvent {
   task: string | null;
   /** A wait's end (ISO 8601). */
   until?: string;
+  /** The digest's text (core/digest/text.ts), for the `digest` event. */
+  text?: string;
 }
 
 /** What a line alone does not say. */

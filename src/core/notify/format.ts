@@ -25,6 +25,8 @@ export function headline(e: NotifyEvent, clock: LocalTime): string {
       return `report late${until}`;
     case 'overage':
       return `paid extra usage${until ? `: waiting${until}` : ''}`;
+    case 'digest':
+      return 'the morning digest';
     case 'test':
       return 'test notification';
   }
@@ -34,8 +36,9 @@ export function title(e: NotifyEvent, clock: LocalTime): string {
   return `overnight: ${headline(e, clock)}`;
 }
 
-/** The body: which run, why, and where to look next. */
+/** The body: which run, why, and where to look next; the digest's own text for the digest. */
 export function message(e: NotifyEvent): string {
+  if (e.event === 'digest') return e.text ?? e.reason;
   const lines = [e.run === 'test' ? 'overnight notify test' : `run ${e.run}`];
   if (e.task) lines.push(`task: ${e.task}`);
   if (e.reason) lines.push(e.reason);
@@ -54,8 +57,27 @@ const URGENCY: Record<Kind, { ntfy: string; tag: string; desktop: 'low' | 'norma
   'report-late': { ntfy: 'default', tag: 'hourglass', desktop: 'normal' },
   restart: { ntfy: 'low', tag: 'arrows_counterclockwise', desktop: 'low' },
   waiting: { ntfy: 'low', tag: 'hourglass', desktop: 'low' },
+  digest: { ntfy: 'default', tag: 'sunrise', desktop: 'normal' },
   test: { ntfy: 'default', tag: 'test_tube', desktop: 'normal' },
 };
+
+/** ntfy takes 4,096 bytes of message (more becomes an attachment, or is refused); Slack 40,000 characters. */
+const NTFY_MAX = 4000;
+const SLACK_MAX = 39_000;
+
+/** A long text (the digest) cut at a line to fit, saying where the rest is. */
+export function fit(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const more = '\n… (the rest: overnight digest)';
+  const out: string[] = [];
+  let size = Buffer.byteLength(more);
+  for (const line of text.split('\n')) {
+    size += Buffer.byteLength(line) + 1;
+    if (size > maxBytes) break;
+    out.push(line);
+  }
+  return out.join('\n') + more;
+}
 
 /** HTTP header values are Latin-1: anything else goes RFC 2047 encoded, which ntfy decodes. */
 export function headerText(value: string): string {
@@ -108,10 +130,11 @@ export function webhookRequest(
       Priority: u.ntfy,
       Tags: u.tag,
     };
-    body = message(e);
+    body = fit(message(e), NTFY_MAX);
   } else if (t.format === 'slack') {
     headers = { 'Content-Type': 'application/json' };
-    body = JSON.stringify({ text: `*${slackEscape(title(e, clock))}*\n${slackEscape(message(e))}` });
+    const text = `*${slackEscape(title(e, clock))}*\n${slackEscape(message(e))}`;
+    body = JSON.stringify({ text: fit(text, SLACK_MAX) });
   } else {
     headers = { 'Content-Type': 'application/json' };
     body = JSON.stringify(eventJson(e, clock));
@@ -167,7 +190,7 @@ export function desktopCall(
   clock: LocalTime,
 ): { program: 'notify-send' | 'osascript'; args: string[] } | null {
   const head = title(e, clock);
-  const body = message(e);
+  const body = fit(message(e), NTFY_MAX);
   if (platform === 'darwin') {
     const script = [
       'on run argv',

@@ -9,6 +9,8 @@ export const NOTIFY_EVENTS = [
   'waiting',
   'report-late',
   'overage',
+  // The morning digest, once a day at `at:` (core/notify/digest.ts), not a transition.
+  'digest',
 ] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 export const DEFAULT_ON: readonly NotifyEventKind[] = ['done', 'failed', 'needs-you'];
@@ -22,6 +24,8 @@ interface Common {
   /** How messages name it; never the URL's path or a header (they may be secrets). */
   label: string;
   on: NotifyEventKind[];
+  /** With `on: digest`: the local time (`HH:MM`) after which the day's digest is sent. */
+  at?: string;
 }
 export type WebhookTarget = Common & {
   kind: 'webhook';
@@ -43,7 +47,7 @@ const KEYS: Record<(typeof KINDS)[number], readonly string[]> = {
   command: ['command', 'args'],
   desktop: ['desktop'],
 };
-const COMMON_KEYS = ['name', 'on'];
+const COMMON_KEYS = ['name', 'on', 'at'];
 const ALL_KEYS = [...COMMON_KEYS, ...Object.values(KEYS).flat()];
 
 /** `${NAME}` in a URL, a header value or an argument: a variable of the run's launch environment. */
@@ -137,7 +141,10 @@ function badPlaceholder(value: string): string | null {
 
 class Skip extends Error {}
 
-function one(raw: unknown, home: string): { bare: Bare; on: NotifyEventKind[]; label: string } {
+function one(
+  raw: unknown,
+  home: string,
+): { bare: Bare; on: NotifyEventKind[]; label: string; at: string | null } {
   if (!isMap(raw))
     throw new Skip('expected a mapping such as {webhook: https://ntfy.sh/your-topic, format: ntfy}');
   const unknown = Object.keys(raw).filter((k) => !ALL_KEYS.includes(k));
@@ -158,6 +165,7 @@ function one(raw: unknown, home: string): { bare: Bare; on: NotifyEventKind[]; l
     name = n;
   }
   const on = eventsOf(raw.on);
+  const at = digestAt(raw.at, on);
 
   let target: Bare;
   if (kind === 'webhook') {
@@ -181,7 +189,24 @@ function one(raw: unknown, home: string): { bare: Bare; on: NotifyEventKind[]; l
     if (raw.desktop !== true) throw new Skip('desktop: expected true (remove the target to turn it off)');
     target = { kind };
   }
-  return { bare: target, on, label: labelOf(target, name) };
+  return { bare: target, on, label: labelOf(target, name), at };
+}
+
+/** `at:` with `on: digest`, as `HH:MM`; required with it and meaningless without it. */
+function digestAt(raw: unknown, on: readonly NotifyEventKind[]): string | null {
+  const digest = on.includes('digest');
+  if (raw === undefined || raw === null) {
+    if (digest) throw new Skip('on: digest needs at:, the local time to send it, e.g. at: "07:30"');
+    return null;
+  }
+  if (!digest) throw new Skip('at: is the time of the digest: add digest to on:, or remove at:');
+  const m = typeof raw === 'string' ? /^(\d{1,2}):(\d{2})$/.exec(raw.trim()) : null;
+  const [h, min] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!(h < 24 && min < 60))
+    throw new Skip(
+      `at: ${JSON.stringify(raw)} is not a time of day; write it as "HH:MM" in quotes, e.g. at: "07:30"`,
+    );
+  return `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`;
 }
 
 function eventsOf(raw: unknown): NotifyEventKind[] {
@@ -252,11 +277,11 @@ export function parseTargets(raw: unknown, home: string): { targets: NotifyTarge
   raw.forEach((item, i) => {
     const where = `notify target ${i + 1}`;
     try {
-      const { bare, on, label } = one(item, home);
+      const { bare, on, label, at } = one(item, home);
       const id = idOf(bare);
       const same = targets.find((o) => o.id === id);
       if (same) throw new Skip(`sends to the same place as ${same.label}; merge their on: lists`);
-      targets.push({ ...bare, id, label, on } as NotifyTarget);
+      targets.push({ ...bare, id, label, on, ...(at ? { at } : {}) } as NotifyTarget);
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       const what = describeRaw(item);

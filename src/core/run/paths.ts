@@ -33,6 +33,12 @@ export interface RunPaths {
   final: string;
   /** Byte offset of events.jsonl up to which transitions were queued for notification. */
   notifyOffset: string;
+  /** A follow-up's record of what it took over from the run it continues (written once). */
+  continuation: string;
+  /** Which run continues this one: the link the dashboard reads (`{"id","at","head"?}`). */
+  continuedBy: string;
+  /** The report of the run a follow-up continues. */
+  previousReport: string;
   pidFile: (n: number) => string;
   exitFile: (n: number) => string;
 }
@@ -80,6 +86,9 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     hungFile: (n) => st(`hung-${n}`),
     final: finished.final,
     notifyOffset: st('notify-offset'),
+    continuation: st('continuation.json'),
+    continuedBy: st('continued-by'),
+    previousReport: w('previous/REPORT.md'),
     pidFile: (n) => st(`agent-${n}.pid`),
     exitFile: (n) => st(`agent-${n}.exit`),
   };

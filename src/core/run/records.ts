@@ -97,6 +97,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
     max_cost_usd: spec.maxCost,
     allow_overage: spec.allowOverage,
     fallback_model: spec.fallbackModel,
+    ...(spec.continues ? { continues: spec.continues } : {}),
     paths: {
       claude: spec.paths.claude,
       tmux: spec.paths.tmux,
@@ -184,6 +185,7 @@ export function specFromDoc(doc: unknown): RunSpec {
     // Added with the overage and fallback policies: older runs never allowed overage, had no fallback.
     allowOverage: d.allow_overage === true,
     fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),
+    ...(typeof d.continues === 'string' && d.continues !== '' ? { continues: d.continues } : {}),
     paths: {
       claude: str('claude', p),
       tmux: str('tmux', p),

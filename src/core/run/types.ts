@@ -57,6 +57,8 @@ export interface RunSpec {
   allowOverage: boolean;
   /** Passed to every session as --fallback-model; null for none. */
   fallbackModel: string | null;
+  /** The finished run this one follows up (`overnight continue`), when it does. */
+  continues?: string;
   /**
    * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
    * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.

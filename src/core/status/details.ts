@@ -84,6 +84,8 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
   if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
+  if (r.continues) lines.push(`continues:  ${r.continues}`);
+  if (r.continuedBy) lines.push(`next night: continued by ${r.continuedBy}`);
   if (r.usageWindows) lines.push(`limits:     ${windowsLine(r.usageWindows, clock)}`);
   if (r.permissionDenials && r.permissionDenials.count > 0)
     lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);

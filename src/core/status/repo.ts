@@ -16,6 +16,8 @@ export interface RepoRow {
   worktree?: string;
   /** Commits on the branch since its base, newest first; null when the branch or repository is gone. */
   commits?: Commit[] | null;
+  /** Where the branch went on to a follow-up run: this run's commits end there. */
+  handedOver?: string;
 }
 
 /** What one run's details add, asked of git: the diffstat, and the worktree's uncommitted changes. */
@@ -38,7 +40,7 @@ export function repoDetails(r: RepoRow, { diffstat, worktree }: BranchDetails): 
       : `${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}`;
   const lines = [
     `repo:       ${r.repo}`,
-    `branch:     ${r.branch} from ${r.base.slice(0, 12)}, ${count}`,
+    `branch:     ${r.branch} from ${r.base.slice(0, 12)}${handedOn(r)}, ${count}`,
     `worktree:   ${r.worktree ?? '?'}${worktreeNote(worktree)}`,
   ];
   (commits ?? []).slice(0, SHOWN).forEach((c, i) => {
@@ -52,6 +54,11 @@ export function repoDetails(r: RepoRow, { diffstat, worktree }: BranchDetails): 
     for (const file of diffstat.slice(0, -1)) lines.push(`${INDENT}${safeText(file.trim())}`);
   }
   return lines;
+}
+
+/** A run that handed its branch on to a follow-up: its part of the branch ends there. */
+function handedOn(r: RepoRow): string {
+  return r.handedOver ? ` to ${r.handedOver.slice(0, 12)} (then carried on by the next night)` : '';
 }
 
 /** Work left in the worktree is still there, but not on the branch: the morning should know. */

@@ -20,6 +20,9 @@ export interface TableRow {
   problem?: string;
   /** Things the user should know even while the run goes on. */
   warnings?: string[];
+  /** The run this one follows up (`overnight continue`), and the one that follows it up. */
+  continues?: string;
+  continuedBy?: string;
 }
 
 const FINISHED: readonly RunState[] = ['done', 'failed'];
@@ -68,6 +71,8 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     const denied = r.permissionDenials;
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
     for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
+    if (r.continues) out.push(`  └ continues ${r.continues}`);
+    if (r.continuedBy) out.push(`  └ continued by ${r.continuedBy}`);
   });
   return out.map(safeLine);
 }

@@ -218,7 +218,7 @@ function keptMessage() {
     `  export HOME=${e.HOME} OVERNIGHT_HOME=${e.OVERNIGHT_HOME} TMUX_TMPDIR=${e.TMUX_TMPDIR} OVERNIGHT_CLAUDE=${e.OVERNIGHT_CLAUDE}; unset TMUX`,
   );
   log(
-    `  to remove it (with those variables set): node ${CLI} stop --all; tmux kill-server; rm -rf ${sb.dir}`,
+    `  to remove it (with those variables set): node ${CLI} stop --all; tmux -L overnight kill-server; rm -rf ${sb.dir}`,
   );
 }
 

@@ -83,8 +83,13 @@ export function overnightViaFile(sb, args) {
   return readFileSync(file, 'utf8');
 }
 
+/** tmux on overnight's own server (`-L overnight`) in the sandbox's TMUX_TMPDIR. */
 export function tmux(sb, args) {
-  return execFileSync('tmux', args, { env: sb.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('tmux', ['-L', 'overnight', ...args], {
+    env: sb.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The agent's pid as the wrapper recorded it in the run's first session, or null before that. */

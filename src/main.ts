@@ -1,29 +1,56 @@
 import { systemClock } from './adapters/clock.js';
-import type { Io } from './app/io.js';
+import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
 import { describeIoError } from './core/io-error.js';
+import { describeFsError } from './core/run/runs-root.js';
+import { safeText } from './core/text.js';
 
 // The entry point: runs the CLI and maps errors to exit codes. The only place that exits.
 
+// Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
+// as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
-  write: (text) => process.stdout.write(text),
-  stderr: (line) => process.stderr.write(line + '\n'),
+  stdoutBytes: (bytes) => process.stdout.write(bytes),
+  stderr: (line) => process.stderr.write(safeText(line) + '\n'),
   env: process.env,
   now: systemClock,
+  cmd: commandToRun(process.env),
+  readStdin,
+  stdinIsTty: process.stdin.isTTY === true,
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 };
+
+/** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
+function messageOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code))
+    return describeFsError({ code: e.code, path: e.path, dest: (e as { dest?: string }).dest });
+  // A wrapped message ("<path>: ENOSPC: …") still carries its code: said in words too.
+  return describeIoError({ code: undefined, message: e.message ?? String(err) });
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** One question at the terminal, answered by a line (the question goes to stderr, like a prompt). */
+async function ask(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
 
 function codeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   const code = (err as { exitCode?: unknown }).exitCode;
   return typeof code === 'number' ? code : 1;
-}
-
-/** An error of the system in words ("no space left on device (ENOSPC)"), with the file it concerns. */
-function said(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (typeof e?.code !== 'string' || !/^E[A-Z]+$/.test(e.code)) return e?.message ?? String(err);
-  return describeIoError(e) + (e.path ? `: ${e.path}` : '');
 }
 
 async function main(): Promise<number> {
@@ -36,7 +63,9 @@ async function main(): Promise<number> {
     // Commander has already printed its own message.
     if (!(err instanceof CommanderError)) {
       io.stderr(
-        process.env.OVERNIGHT_DEBUG === '1' ? String((err as Error).stack ?? err) : `overnight: ${said(err)}`,
+        process.env.OVERNIGHT_DEBUG === '1'
+          ? String((err as Error).stack ?? err)
+          : `overnight: ${messageOf(err)}`,
       );
     }
     return code;

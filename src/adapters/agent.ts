@@ -1,38 +1,37 @@
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
+import { RunFileError } from '../core/errors.js';
+import { parseAgentEnv, renderAgentEnv, runEnvironment } from '../core/run/agent-env.js';
 import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
-import { appendLine, readText, writeFileAtomic } from './files.js';
+import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
-import { appendRestart, readAgent, readSessionLogs, writeSession } from './store.js';
+import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper in tmux.
 
 /** The wrapper ships beside the bundle in the package: dist/ and src/wrapper/ are siblings. */
 export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
 
-/** Variables that belong to the launching terminal, not to the agent. */
-const NOT_CAPTURED = new Set(['TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'COLUMNS', 'LINES']);
-
 /**
- * The launching environment, as NAME=value lines for the wrapper (which exports them literally),
- * so a restart by cron or launchd gives the agent the same credentials and settings as launch did.
+ * The captured environment (written at launch) in the format the wrapper sources, with what
+ * overnight sets: every session, a restart by a pass from cron or launchd too, runs with exactly
+ * these variables, whatever tmux, cron or launchd hold. A run launched by an older version (NAME=value
+ * lines, or no OVERNIGHT_RUN_DIR) is rewritten once, same variables. Gone, no session can start.
  */
-export function captureEnvironment(env: NodeJS.ProcessEnv): string {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (
-      value === undefined ||
-      NOT_CAPTURED.has(name) ||
-      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ||
-      /[\n\r\0]/.test(value)
-    )
-      continue;
-    lines.push(`${name}=${value}`);
-  }
-  return lines.join('\n') + '\n';
+function ensureAgentEnv(spec: RunSpec, paths: RunPaths): void {
+  const text = readText(paths.agentEnv);
+  if (text === null)
+    throw new RunFileError(
+      paths.agentEnv,
+      'is missing: the environment captured at launch is gone, so no session can start with it; ' +
+        'launch the task again',
+    );
+  const captured = Object.fromEntries(parseAgentEnv(text));
+  const want = renderAgentEnv(runEnvironment(captured, paths.workspace, spec.repo !== null));
+  if (want !== text) writeFileAtomic(paths.agentEnv, want);
 }
 
 export interface SessionStart {
@@ -54,6 +53,8 @@ export interface SessionStart {
    * line and marker stand), under the same number.
    */
   again?: boolean;
+  /** A late synthesis: when it must be done by. */
+  deadline?: Date;
 }
 
 /**
@@ -66,17 +67,31 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
+  // tmux would start the agent in the home directory instead of a directory that is gone.
+  const cwd = agentCwd(s.spec, s.paths);
+  if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
+  ensureAgentEnv(s.spec, s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const again = s.again && s.previous ? s.previous : null;
   const fresh = again ? again.fresh === true : s.handover !== undefined;
+  const deadline = again ? again.deadline : s.deadline;
   const session: SessionRecord = {
     n: again ? again.n : (s.previous?.n ?? 0) + 1,
     mode: s.mode,
     startedAt: s.now,
     ...(fresh ? { fresh: true } : {}),
+    ...(deadline ? { deadline } : {}),
   };
-  if (!again) writeFileAtomic(s.paths.prompt, promptFor(s.spec, s.mode, s.now, s.handover));
+  // A follow-up's first session resumes the earlier conversation into its own (or is handed over);
+  // its later fresh sessions hear the answers again.
+  const continuation = s.spec.continues ? readContinuation(s.paths) : null;
+  const fork = s.mode === 'initial' && !s.handover ? (continuation?.fork ?? null) : null;
+  if (!again)
+    writeFileAtomic(
+      s.paths.prompt,
+      promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation),
+    );
   writeSession(s.paths, session);
   if (s.mode !== 'initial' && !again)
     appendRestart(s.paths, {
@@ -96,6 +111,8 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
         mode: s.mode,
         conversation: s.spec.sessionId,
         at: s.now.toISOString(),
+        // The fork's running cost starts at what the earlier conversation had cost (not this run's).
+        ...(fork ? { forkedFrom: fork, inheritedCostUsd: continuation?.inheritedCostUsd ?? 0 } : {}),
       }),
     );
   const name = tmuxSessionName(s.spec.id);
@@ -109,9 +126,9 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),
   ];
-  await tmux.newSession(name, s.paths.workspace, argv);
+  await tmux.newSession(name, cwd, argv);
   return session;
 }
 

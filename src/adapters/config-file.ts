@@ -16,7 +16,7 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 export async function loadSettings(
   flags: Record<string, unknown> = {},
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ settings: Settings; problems: ConfigProblem[] }> {
+): Promise<{ settings: Settings; problems: ConfigProblem[]; chosen: string[] }> {
   const home = env.HOME || homedir();
   const path = configPath(env);
   const problems: ConfigProblem[] = [];
@@ -41,5 +41,5 @@ export async function loadSettings(
   });
   // Agents, wrappers and cron all run elsewhere: the runs root is always absolute.
   const settings = { ...resolved.settings, runsDir: resolve(resolved.settings.runsDir) };
-  return { settings, problems: [...problems, ...resolved.problems] };
+  return { settings, problems: [...problems, ...resolved.problems], chosen: resolved.chosen };
 }

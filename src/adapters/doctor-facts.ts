@@ -1,5 +1,14 @@
-import { existsSync, readFileSync, realpathSync, statfsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import type { AgentFacts, BinaryFacts } from '../core/doctor/binaries.js';
 import type { CommandRun } from '../core/doctor/checks.js';
@@ -140,6 +149,8 @@ export async function runsRootFacts(path: string): Promise<RunsRootFacts> {
     checkedPath,
     mount: null,
     freeBytes: null,
+    writeError: null,
+    fileInTheWay: null,
   };
   try {
     const st = statSync(path);
@@ -163,7 +174,30 @@ export async function runsRootFacts(path: string): Promise<RunsRootFacts> {
   } catch {
     // unknown free space
   }
+  const dir = facts.exists ? (facts.isDirectory ? path : null) : checkedPath;
+  if (!facts.exists && !isDirectory(checkedPath)) facts.fileInTheWay = checkedPath;
+  else if (dir) facts.writeError = writeProbe(dir);
   return facts;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a file can be created (and removed) in `dir`: null when it can, else the error code. */
+function writeProbe(dir: string): string | null {
+  const probe = join(dir, `.overnight-doctor-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+    unlinkSync(probe);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'EIO';
+  }
 }
 
 function readJson(path: string): { value?: unknown; error?: string } {

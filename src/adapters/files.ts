@@ -13,6 +13,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
+import { describeFsError } from '../core/run/runs-root.js';
+
 // Every file the supervisor writes goes through here: temp file, fsync, rename.
 
 let counter = 0;
@@ -110,8 +112,9 @@ export function readText(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`${path}: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new Error(code ? describeFsError({ code, path }) : `${path}: ${(err as Error).message}`);
   }
 }
 

@@ -130,12 +130,7 @@ export async function installLaunchd(
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     r = await run('launchctl', ['bootstrap', guiDomain(), file], env);
   }
-  if (r.exitCode !== 0) {
-    const e = failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
-    throw new OperationalError(
-      `${e.message}; the plist is written but not loaded: run \`overnight schedule install\` again`,
-    );
-  }
+  if (r.exitCode !== 0) throw failed(`launchctl bootstrap ${guiDomain()} ${file}`, r);
   return file;
 }
 
@@ -178,6 +173,22 @@ export async function installSystemd(
   // A timer whose interval changed restarts from now, not from its old schedule.
   await run('systemctl', ['--user', 'restart', `${names.unit}.timer`], env);
   return files;
+}
+
+/** Puts the unit files back as they were (absent ones removed) and has the user manager reread them. */
+export async function restoreSystemd(
+  names: ScheduleNames,
+  before: { service: string | null; timer: string | null },
+  env: Env,
+): Promise<void> {
+  const files = unitFiles(names, env);
+  for (const key of ['service', 'timer'] as const) {
+    const text = before[key];
+    if (text === null) rmSync(files[key], { force: true });
+    else writeFileAtomic(files[key], text, 0o644);
+  }
+  await run('systemctl', ['--user', 'daemon-reload'], env);
+  if (before.timer !== null) await run('systemctl', ['--user', 'restart', `${names.unit}.timer`], env);
 }
 
 export async function uninstallSystemd(names: ScheduleNames, env: Env): Promise<boolean> {

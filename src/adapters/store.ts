@@ -1,9 +1,16 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 import type { SessionLog } from '../core/agent/stream.js';
 import { RunFileError } from '../core/errors.js';
+import {
+  parseContinuation,
+  parseContinuedBy,
+  type Continuation,
+  type ContinuedBy,
+} from '../core/run/continuation.js';
 import { isRunId } from '../core/run/naming.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { rootPaths, type RunPaths } from '../core/run/paths.js';
 import {
   formatRestart,
   parseExitRecord,
@@ -180,4 +187,29 @@ export function readExitRecord(paths: RunPaths, n: number): ExitRecord | null {
   const record = text === null ? null : parseExitRecord(text, n);
   const at = record ? mtime(paths.exitFile(n)) : null;
   return record && at ? { ...record, at } : record;
+}
+
+/** A follow-up's record of what it took over; null when there is none or it cannot be used. */
+export function readContinuation(paths: RunPaths): Continuation | null {
+  try {
+    const text = readText(paths.continuation);
+    return text === null ? null : parseContinuation(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The follow-up that continues this run, as its link says (it may since have been removed). */
+export function readContinuedBy(paths: RunPaths): ContinuedBy | null {
+  try {
+    const text = readText(paths.continuedBy);
+    return text === null ? null : parseContinuedBy(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A run of that id under the runs root, archived or not. */
+export function runExists(runsRoot: string, id: string): boolean {
+  return exists(join(runsRoot, id)) || exists(join(rootPaths(runsRoot).archive, id));
 }

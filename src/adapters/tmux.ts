@@ -9,16 +9,38 @@ export interface PaneInfo {
   alive: boolean;
 }
 
-/** TMUX would point the client at the caller's own server; we always use the default socket. */
-function tmuxEnv(): Record<string, string | undefined> {
-  return { TMUX: undefined, TMUX_PANE: undefined };
+/**
+ * What tmux gets of the caller's environment: enough to run the wrapper, nothing more. A server
+ * that this call starts keeps its environment as its global one for every later session, and
+ * credentials have no business there (the agent gets exactly what launch captured; see agent.sh).
+ * TMUX is never passed: it would point the client at the caller's own server.
+ */
+const KEPT = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'XDG_CONFIG_HOME',
+  // Only runs launched before a socket was recorded use it (the caller's default server).
+  'TMUX_TMPDIR',
+];
+
+export function tmuxEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT) if (env[name] !== undefined) kept[name] = env[name] as string;
+  return kept;
 }
 
 /** Tries of `new-session` before a pass gives up on it (about 3 s in all). */
 const NEW_SESSION_TRIES = 5;
 
 export class Tmux {
-  /** `socket`: the server the run was started on; null for the caller's default. */
+  /** `socket`: the server the run was started on; null for the caller's default (very old runs). */
   constructor(
     readonly bin: string,
     readonly socket: string | null = null,
@@ -30,8 +52,8 @@ export class Tmux {
       // Never the caller's directory: a pass started from a run's workspace outlives it when
       // the run is removed, and a child cannot be started from a directory that is gone.
       cwd: '/',
-      env: tmuxEnv(),
-      extendEnv: true,
+      env: tmuxEnv(process.env),
+      extendEnv: false,
       reject: false,
       stdin: 'ignore',
     });

@@ -1,7 +1,8 @@
-import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+import { parseAgentEnv } from '../core/run/agent-env.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
 
@@ -29,31 +30,80 @@ export function projectDir(configDir: string, cwd: string): string {
 
 /** The agent's CLAUDE_CONFIG_DIR (or ~/.claude), from the environment captured at launch. */
 export function agentConfigDir(paths: RunPaths, env: NodeJS.ProcessEnv): string {
-  const captured = new Map<string, string>();
-  for (const line of (readText(paths.agentEnv) ?? '').split('\n')) {
-    const i = line.indexOf('=');
-    if (i > 0) captured.set(line.slice(0, i), line.slice(i + 1));
-  }
+  const captured = parseAgentEnv(readText(paths.agentEnv) ?? '');
   const get = (name: string) => captured.get(name) ?? env[name];
   return get('CLAUDE_CONFIG_DIR') || join(get('HOME') || homedir(), '.claude');
 }
 
-export function transcriptFile(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string {
-  return join(projectDir(agentConfigDir(paths, env), paths.workspace), `${sessionId}.jsonl`);
+/** CLAUDE_CONFIG_DIR (or ~/.claude) of an environment about to be captured. */
+export function configDirOf(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+/**
+ * Session `id`'s transcript and its size: under the project directory of `cwd`, else under any
+ * project directory of `configDir` (where the CLI finds a conversation to resume); null when none.
+ */
+export function findTranscript(
+  configDir: string,
+  cwd: string,
+  id: string,
+): { path: string; bytes: number } | null {
+  const size = (path: string) => {
+    try {
+      const st = statSync(path);
+      return st.isFile() ? { path, bytes: st.size } : null;
+    } catch {
+      return null;
+    }
+  };
+  const expected = size(join(projectDir(configDir, cwd), `${id}.jsonl`));
+  if (expected) return expected;
+  let dirs: string[];
+  try {
+    dirs = readdirSync(join(configDir, 'projects'));
+  } catch {
+    return null;
+  }
+  for (const d of dirs) {
+    const found = size(join(configDir, 'projects', d, `${id}.jsonl`));
+    if (found) return found;
+  }
+  return null;
+}
+
+/** `cwd`: the agent's working directory (a repository run's worktree), which the CLI files it under. */
+export function transcriptFile(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): string {
+  return join(projectDir(agentConfigDir(paths, env), cwd), `${sessionId}.jsonl`);
 }
 
 /** Size in bytes of a session's transcript, or null when there is none. */
-export function transcriptSize(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): number | null {
+export function transcriptSize(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): number | null {
   try {
-    return statSync(transcriptFile(paths, sessionId, env)).size;
+    return statSync(transcriptFile(paths, cwd, sessionId, env)).size;
   } catch {
     return null;
   }
 }
 
 /** Moves the transcript into the run's archive (never deleted); returns where it went, if anywhere. */
-export function archiveTranscript(paths: RunPaths, sessionId: string, env: NodeJS.ProcessEnv): string | null {
-  const from = transcriptFile(paths, sessionId, env);
+export function archiveTranscript(
+  paths: RunPaths,
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  const from = transcriptFile(paths, cwd, sessionId, env);
   const to = join(paths.state, 'transcripts', `${sessionId}.jsonl`);
   try {
     mkdirSync(join(paths.state, 'transcripts'), { recursive: true, mode: 0o700 });

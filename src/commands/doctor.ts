@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
+import { findEntries } from '../adapters/scheduler.js';
 import type { Io } from '../app/io.js';
 import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js';
 import {
   checkConfig,
   checkCredentials,
+  checkExtraUsage,
   checkPermissionMode,
   doctorExitCode,
   doctorJson,
@@ -14,10 +16,15 @@ import {
   schedulerEnv,
   type CheckResult,
 } from '../core/doctor/checks.js';
+import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
 import { localTime } from '../core/local-time.js';
+import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
+import { safeLine } from '../core/text.js';
+import { notifyFacts } from '../notify/doctor-facts.js';
+import { isDefaultRoot } from '../schedule/values.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
 // --as-scheduler the checks run in the environment the schedule entry gives a pass (like `env -i`
@@ -38,6 +45,9 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   const { settings, problems } = asScheduler ? await loadSettings({}, env) : shell;
   const schedule =
     settings.runsDir === shell.settings.runsDir ? shellSchedule : scheduleFacts(settings.runsDir);
+  // The entries themselves, so doctor says what `schedule status` says of a marker without its entry.
+  const names = scheduleNames(settings.runsDir, isDefaultRoot(settings.runsDir));
+  schedule.entries = await findEntries(settings.runsDir, names, io.env).catch(() => undefined);
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';
@@ -60,12 +70,16 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
     checkCredentials(env, where, io.env),
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),
+    checkExtraUsage(settings.allowOverage),
     ...checkRunsRoot(root),
     checkConfig({ path: config, exists: existsSync(config), problems }),
+    // Passes run the notifiers with their own PATH; `${NAME}` values come from the launching shell.
+    ...checkNotify(notifyFacts(settings.notify, env, io.env, process.platform)),
   ];
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };
   if (opts.json) io.stdout(doctorJson(results, shown));
-  else for (const line of renderDoctor(results, shown)) io.stdout(line);
+  // Details quote the config file and what the agent binary said: nothing in them is obeyed.
+  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(line));
   return doctorExitCode(results);
 }

@@ -1,9 +1,10 @@
-import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
+import { hasSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { ANSI, NO_COLOR } from '../core/agent/render.js';
 import { UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
 import { follow, LogPrinter, printAll, printTail } from '../logs/show.js';
 
@@ -25,11 +26,13 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
     );
   if (opts.all && opts.lines !== undefined) throw new UsageError('give --all or --lines, not both');
   const settings = await settingsWithWarnings(io);
-  const r = resolveRunName(name, listRunIds(settings.runsDir));
-  if ('error' in r) throw new UsageError(r.error);
-  const paths = runPaths(settings.runsDir, r.id);
+  usableRunsRoot(settings.runsDir, 'read');
+  const r = await resolveRun(name, settings.runsDir, io, 'any');
+  const paths = runPaths(r.root, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
-  const printer = new LogPrinter({ raw: !!opts.raw, palette }, io);
+  // The stream as stored: exact bytes into a pipe or a file; on a terminal, nothing in it is obeyed.
+  const raw = !opts.raw ? null : !isTty && io.stdoutBytes ? 'bytes' : 'safe';
+  const printer = new LogPrinter({ raw, palette }, io);
   const end = opts.all ? printAll(paths, printer) : printTail(paths, lines, printer, io);
   // Following ends with the run (once its log is drained) or with Ctrl-C.
   if (opts.follow) await follow(paths, end, printer);

@@ -1,12 +1,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
-import { appendEvent, listRunIds } from '../adapters/store.js';
-import type { Io } from '../app/io.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
+import { appendEvent } from '../adapters/store.js';
+import { hint, type Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runPass } from '../reconcile/pass.js';
 
@@ -21,17 +22,17 @@ export async function pauseCommand(
 ): Promise<number> {
   if (!name === !opts.all)
     throw new UsageError(
-      'name one run (a unique prefix of its id is enough) or use --all: ' +
-        `overnight ${pause ? 'pause' : 'resume'} <run>`,
+      'name one run (its name, or a unique prefix of its id) or use --all: ' +
+        hint(io, `${pause ? 'pause' : 'resume'} <run>`),
     );
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
+  usableRunsRoot(root, pause ? 'create' : 'write');
   let file: string;
   let what: string;
   let paths: ReturnType<typeof runPaths> | null = null;
   if (name) {
-    const r = resolveRunName(name, listRunIds(root));
-    if ('error' in r) throw new UsageError(r.error);
+    const r = await resolveRun(name, root, io);
     paths = runPaths(root, r.id);
     file = paths.pause;
     what = r.id;
@@ -43,14 +44,14 @@ export async function pauseCommand(
     mkdirSync(root, { recursive: true, mode: 0o700 });
     if (!exists(file)) writeFileAtomic(file, `paused by user at ${io.now().toISOString()}\n`);
     if (paths) record(paths, 'pause', io);
-    io.stdout(`${what}: paused; nothing will be restarted until \`overnight resume\``);
+    io.stdout(`${what}: paused; nothing will be restarted until \`${hint(io, 'resume')}\``);
   } else {
     // The pause goes first: even a disk too full to record anything does not keep a run paused.
     rmSync(file, { force: true });
     if (paths) record(paths, 'resume', io);
     io.stdout(`${what}: resumed`);
     if (name && exists(rootPaths(root).pauseAll))
-      io.stdout('note: every run is still paused (overnight resume --all)');
+      io.stdout(`note: every run is still paused (${hint(io, 'resume --all')})`);
     // A wait that ended while the run was paused armed nothing since: a pass now picks it up
     // (and arms the timer of a wait still to come), with no schedule needed.
     try {

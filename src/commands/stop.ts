@@ -1,11 +1,13 @@
 import { waitLock } from '../adapters/lock.js';
 import { ensureRunIndex } from '../adapters/run-index.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
+import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { resolveRunName } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 
 export interface StopOptions {
@@ -27,21 +29,22 @@ const SETTLE_MS = 15_000;
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
-    throw new UsageError('name a run to stop (a unique prefix of its id is enough), or use --all');
+    throw new UsageError('name a run to stop (its name, or a unique prefix of its id), or use --all');
   if (name && opts.all) throw new UsageError('give either a run or --all, not both');
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
+  usableRunsRoot(root, 'write');
   let named: string | null = null;
   if (name) {
-    const r = resolveRunName(name, listRunIds(root));
-    if ('error' in r) throw new UsageError(r.error);
-    named = r.id;
+    named = (await resolveRun(name, root, io)).id;
   } else if (listRunIds(root).length === 0) {
     io.stdout('No unfinished runs to stop.');
     return 0;
   }
   // Under the pass lock: a pass that is starting this run's next session finishes first.
   const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
+  // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
+  const notifier = makeNotifier(settings, io);
   let unsettled = 0;
   try {
     const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
@@ -53,7 +56,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         writeSentinel(paths, 'DONE', STOPPED_REASON);
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
-      const done = await finalizeFinished(id, paths, io.now(), { waitMs: SETTLE_MS });
+      const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
       if (!done?.settled) unsettled++;
       io.stdout(
         !done?.settled

@@ -3,3 +3,60 @@ export function oneLine(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/**
+ * What a terminal would obey instead of showing: C0 controls but newline and tab (ESC starts OSC
+ * 52 clipboard writes, title changes, screen clears, hidden text), DEL, the C1 controls (U+009B is
+ * a CSI of its own), and the bidirectional controls that reorder what is shown.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const visible = (c: string): string => {
+  const code = c.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
+/**
+ * Text from the agent, the task or a file made safe to print on a terminal: every control
+ * character but newline and tab is shown as an escape (`\x1b`, `\x9b`, `\u202e`), never obeyed.
+ */
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, visible);
+}
+
+/** safeText for a line of a table or a details block: a newline in it becomes a space. */
+export function safeLine(text: string): string {
+  return safeText(text.replace(/\n/g, ' '));
+}
+
+/**
+ * JSON for a terminal as much as for a program: JSON.stringify escapes C0 controls but leaves DEL,
+ * C1 and bidi controls raw; they are written as `\u` escapes here, which JSON reads back the same.
+ */
+export function safeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
+    /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** At most this many characters of a first line appear in tables and the details. */
+export const HEADLINE_MAX = 100;
+
+/** The first line with any text, trimmed; found without splitting a megabyte brief into lines. */
+export function firstLine(text: string): string {
+  return (/[^\r\n]*\S[^\r\n]*/.exec(text)?.[0] ?? '').trim();
+}
+
+/**
+ * A task (or any text) on one line, for a table or the details: its first line with any text, cut
+ * to `max` characters (never inside one), and safe for a terminal. Whether more follows is the
+ * caller's to say (`taskHasMore`), so a program reading `status --json` gets the line alone.
+ */
+export function headline(text: string, max = HEADLINE_MAX): string {
+  const chars = Array.from(firstLine(text));
+  return safeText(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join(''));
+}

@@ -1,9 +1,17 @@
 import { exists, readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
-import { hasSentinel, readAgent, readRestarts, readSentinel, readSession } from '../adapters/store.js';
+import {
+  hasSentinel,
+  readAgent,
+  readRestarts,
+  readSentinel,
+  readSession,
+  runExists,
+} from '../adapters/store.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
+import { withNotifyWarnings } from '../notify/warnings.js';
 import type { PassContext } from '../reconcile/context.js';
 import { observeRun } from '../reconcile/observe.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
@@ -30,7 +38,20 @@ export async function collectRows(ids: readonly string[], ctx: PassContext): Pro
       if (r.unsettled)
         Object.assign(r, { unsettled: false }, await liveRow(r.id, runPaths(ctx.root, r.id), ctx));
   }
-  return seen.map((r) => r.row);
+  return withNotifyWarnings(
+    ctx.root,
+    seen.map((r) => followedUp(r.row, ctx.settings.runsDir)),
+  );
+}
+
+/**
+ * A link to a follow-up that is not there (removed, or never placed when `continue` failed) says
+ * nothing: the run is shown as not continued. One stat or two, for continued runs only.
+ */
+function followedUp(row: StatusRow, runsRoot: string): StatusRow {
+  if (!row.continuedBy || runExists(runsRoot, row.continuedBy)) return row;
+  const { continuedBy: _gone, handedOver: _tip, ...rest } = row;
+  return rest;
 }
 
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
@@ -40,7 +61,9 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
   const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
-    const { countsStamp: stamp, ...row } = final;
+    // Where the run is now: an archived run's summary was written before it moved.
+    const { countsStamp: stamp, ...rest } = final;
+    const row = { ...rest, workspace: paths.workspace };
     if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
     return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
   }

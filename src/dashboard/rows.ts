@@ -1,22 +1,34 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
-import { readSessionLogs, readTail } from '../adapters/store.js';
-import { countOpenQuestions } from '../core/agent/briefing.js';
-import { summarizeUsage, wrongConversations, type SessionLog, type Usage } from '../core/agent/stream.js';
+import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
+import { countOpen, parseQuestions } from '../core/agent/questions.js';
+import {
+  summarizeUsage,
+  wrongConversations,
+  type SessionLog,
+  type Usage,
+  type UsageWindow,
+} from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
-import { tmuxSessionName } from '../core/run/naming.js';
+import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
+import { taskHasMore } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
+import type { RepoRow } from '../core/status/repo.js';
 import { decide } from '../core/supervise/decide.js';
 import { waitText } from '../core/supervise/describe.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
+import { headline } from '../core/text.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
-export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage {
+export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow {
+  /** The name given at launch, when one was. */
+  name?: string;
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
   /** The newest line of the run's events log: time, from-state, to-state, action, reason. */
@@ -66,7 +78,7 @@ export function countFindings(dir: string): number {
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpenQuestions(readText(paths.questions) ?? '');
+    return countOpen(parseQuestions(readText(paths.questions) ?? ''));
   } catch {
     return 0;
   }
@@ -94,25 +106,60 @@ function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: st
   return { reason: reasonOf(obs) };
 }
 
+/** The subscription windows as the stream last reported them, across the run's sessions. */
+function usageWindows(logs: readonly SessionLog[]): DetailsRow['usageWindows'] {
+  const latest = (pick: (s: SessionLog) => UsageWindow | null) => {
+    const w = logs.map(pick).findLast((x) => x !== null);
+    return w ? { utilization: w.utilization, resetsAt: w.resetsAt?.toISOString() ?? null } : undefined;
+  };
+  const windows = {
+    fiveHour: latest((s) => s.windows.fiveHour),
+    sevenDay: latest((s) => s.windows.sevenDay),
+  };
+  return windows.fiveHour || windows.sevenDay ? windows : undefined;
+}
+
+/** A live run that goes on billing paid extra usage (allowed) says so, and since when. */
+function overageWarning(spec: RunSpec, obs: Observation, logs: readonly SessionLog[]): string | null {
+  const current = logs.findLast((l) => l.n === obs.session?.n);
+  if (!spec.allowOverage || !obs.session?.agent.running || !current?.rateLimit?.usingOverage) return null;
+  const since = current.overageSince ? ` since ${localTime().hm(current.overageSince)}` : '';
+  return `on extra usage${since}: the subscription window is spent and allow_overage is on, so it is billed`;
+}
+
 export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation, now: Date): StatusRow {
   const logs = sessionLogs(paths);
   const wrong = wrongConversations(logs, spec.sessionId);
+  const warnings = wrong.map(
+    (w) =>
+      `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
+      `later sessions resume ${spec.sessionId}`,
+  );
+  const overage = overageWarning(spec, obs, logs);
+  if (overage) warnings.push(overage);
+  const windows = usageWindows(logs);
   return {
     ...summarizeUsage(logs),
-    ...(wrong.length > 0
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(windows ? { usageWindows: windows } : {}),
+    id,
+    // The first line: a brief may be a megabyte, and every dashboard reads this row.
+    task: headline(spec.task),
+    ...(taskHasMore(spec.task) ? { taskMore: true } : {}),
+    ...(spec.name ? { name: spec.name } : {}),
+    ...nightsOf(spec, paths),
+    ...(spec.repo
       ? {
-          warnings: wrong.map(
-            (w) =>
-              `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
-              `later sessions resume ${spec.sessionId}`,
-          ),
+          repo: spec.repo.path,
+          branch: spec.repo.branch,
+          base: spec.repo.base,
+          worktree: spec.repo.worktree,
         }
       : {}),
-    id,
-    task: spec.task,
     state: stateOf(obs),
     workspace: paths.workspace,
     session: tmuxSessionName(id),
+    watch: attachCommand(id, spec.paths.tmuxSocket, overnightSocket(process.env)),
     startedAt: spec.startedAt.toISOString(),
     endsAt: spec.endsAt.toISOString(),
     restarts: crashRestarts(obs.restarts),
@@ -122,6 +169,22 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
     lastTransition: lastTransition(paths),
     ...waitingReason(spec, obs, now),
+  };
+}
+
+/**
+ * How the run links to the nights before and after it (`overnight continue`): the follow-up's link
+ * is read from the run's own small file, and, for a repository run, where its branch went on.
+ */
+function nightsOf(
+  spec: RunSpec,
+  paths: RunPaths,
+): Pick<StatusRow, 'continues' | 'continuedBy' | 'handedOver'> {
+  const next = readContinuedBy(paths);
+  return {
+    ...(spec.continues ? { continues: spec.continues } : {}),
+    ...(next ? { continuedBy: next.id } : {}),
+    ...(next?.head && spec.repo ? { handedOver: next.head } : {}),
   };
 }
 

@@ -14,12 +14,17 @@ import { readStreamView } from '../adapters/stream-index.js';
 import type { Io } from '../app/io.js';
 import { eventType, renderLine, type Palette } from '../core/agent/render.js';
 import type { RunPaths } from '../core/run/paths.js';
+import { safeText } from '../core/text.js';
 
 // `overnight logs`: a run's output.log for a person, read in chunks whatever its size. The tail
 // of the current session by default, every session with --all, and -f follows from there.
 
 export interface LogsView {
-  raw: boolean;
+  /**
+   * --raw: the stored bytes exactly (into a pipe or a file, invalid UTF-8 included), or the stored
+   * text made safe for a terminal; null shows the lines rendered.
+   */
+  raw: 'bytes' | 'safe' | null;
   palette: Palette;
 }
 
@@ -58,13 +63,17 @@ export class LogPrinter {
     this.open = false;
   }
 
-  /** The bytes as stored; a line over the cap is copied through in chunks, never held whole. */
+  /** The line as stored; a line over the cap is copied through in chunks, never held whole. */
   private printRaw(fd: number, line: Line): void {
-    if (line.tail === undefined || !this.io.write) return this.io.stdout(line.text);
+    const out = this.io.stdoutBytes;
+    const bytes = this.view.raw === 'bytes';
+    if (!out || (!bytes && line.tail === undefined)) return this.io.stdout(safeText(line.text));
     const decoder = new StringDecoder('utf8');
-    for (let at = line.at; at < line.end; at += CHUNK)
-      this.io.write(decoder.write(readAt(fd, at, Math.min(CHUNK, line.end - at))));
-    this.io.write(decoder.end());
+    for (let at = line.at; at < line.end; at += CHUNK) {
+      const chunk = readAt(fd, at, Math.min(CHUNK, line.end - at));
+      out(bytes ? chunk : Buffer.from(safeText(decoder.write(chunk))));
+    }
+    if (!bytes) out(Buffer.from(safeText(decoder.end())));
   }
 }
 

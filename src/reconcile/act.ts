@@ -13,7 +13,7 @@ import {
 } from '../adapters/store.js';
 import { archiveTranscript } from '../adapters/transcript.js';
 import { armWakeTimer } from '../adapters/wake-timer.js';
-import type { RunPaths } from '../core/run/paths.js';
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
@@ -50,7 +50,10 @@ export async function act(
       return false;
     case 'wait': {
       const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
-      if (armed) record({ until: action.until.toISOString() });
+      const resets = action.resetsAt ? { resetsAt: action.resetsAt.toISOString() } : {};
+      // `late`: the report waits for a limit that lifts after the synthesis budget (a notice of its own).
+      const late = action.late ? { late: true } : {};
+      if (armed) record({ until: action.until.toISOString(), ...resets, ...late });
       return armed;
     }
     case 'cleanup':
@@ -60,7 +63,7 @@ export async function act(
       await removeTmuxSession(spec.paths.tmux, spec.id, spec.paths.tmuxSocket);
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
-      await finalizeFinished(spec.id, paths, now);
+      await finalizeFinished(spec.id, paths, now, ctx.notifier);
       return true;
     }
     case 'watch':
@@ -70,7 +73,8 @@ export async function act(
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
-      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)) });
+      const hung = action.hung ? { hung: true } : {};
+      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)), ...hung });
       return true;
     }
     case 'start':
@@ -109,7 +113,7 @@ async function start(
   if (action.fresh) {
     // A new conversation: the old transcript is archived (moved, never deleted), run.yaml records
     // the new session id, and the new session is handed the last words of the old one.
-    const archived = archiveTranscript(paths, next.sessionId, ctx.io.env);
+    const archived = archiveTranscript(paths, agentCwd(next, paths), next.sessionId, ctx.io.env);
     const old = next.sessionId;
     next = { ...next, sessionId: randomUUID() };
     await writeSpec(paths, next);
@@ -133,6 +137,7 @@ async function start(
     uptime: action.uptime,
     handover,
     again: action.again,
+    deadline: action.deadline,
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   const again = action.again ? { again: true } : {};

@@ -2,6 +2,7 @@ import type { PaneInfo } from '../adapters/tmux.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import type { RunSpec } from '../core/run/types.js';
+import type { Notifier } from '../notify/queue.js';
 
 // What one pass (or one status) shares across runs: settings, output, and tmux asked once.
 
@@ -13,6 +14,8 @@ export interface PassContext {
   lockLost?: boolean;
   /** tmux is asked once per pass and server, and only if some run needs it. */
   panes?: Map<string, Promise<Map<string, PaneInfo>>>;
+  /** Queues each run's new transitions for the notification targets; absent when there are none. */
+  notifier?: Notifier;
 }
 
 /** The panes of the run's tmux server, asked once per pass (forget them with `ctx.panes = undefined`). */

@@ -11,6 +11,7 @@ import { resolveExecutable } from '../adapters/which.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
+import type { Notifier } from '../notify/queue.js';
 import { observe } from './observe.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
@@ -27,19 +28,27 @@ export interface FinalizeOptions {
 export interface Finalized {
   /** An agent was still running and was stopped now. */
   stopped: boolean;
-  /** The run is verified free of agents, summarized, and out of every later pass. */
+  /** The run is verified free of agents: nothing of it can run any more. */
   settled: boolean;
+  /**
+   * Its last notices are queued, its summary written, and it is out of every later pass (false
+   * when either is not done yet: the next pass finalizes it again).
+   */
+  summarized: boolean;
 }
 
 /**
  * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
  * process group, its wake timer, its tmux session), then write its status summary and move it to
  * the finished index, out of every later pass. Null for live runs.
+ * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
+ * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
 export async function finalizeFinished(
   id: string,
   paths: RunPaths,
   now: Date,
+  notifier: Notifier | undefined,
   opts: FinalizeOptions = {},
 ): Promise<Finalized | null> {
   const sentinel = readSentinel(paths);
@@ -62,13 +71,16 @@ export async function finalizeFinished(
     if ((await stopAgent(paths, session, grace, wrapper)) !== 'gone') stopped = true;
     if (await settled(paths, session, wrapper)) break;
     // Not yet: the next pass looks again (the run stays live until its last session is settled).
-    if (Date.now() >= deadline) return { stopped, settled: false };
+    if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };
     await new Promise((r) => setTimeout(r, 100));
   }
   // A caller that waits also sees the wrapper out (it records the end, then leaves).
   while (wrapper && Date.now() < deadline && (await wrapperRunning(wrapper)))
     await new Promise((r) => setTimeout(r, 100));
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
+  // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
+  // the launch environment's values they need. If that fails, the next pass finalizes it again.
+  if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
@@ -78,7 +90,7 @@ export async function finalizeFinished(
   }
   const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
   markFinished(dirname(paths.workspace), { id, finishedAt: now, state });
-  return { stopped, settled: true };
+  return { stopped, settled: true, summarized: true };
 }
 
 /**

@@ -16,10 +16,10 @@ import {
 import type { PaneInfo } from '../adapters/tmux.js';
 import { transcriptSize } from '../adapters/transcript.js';
 import { wrapperInPanes } from '../core/run/naming.js';
-import { rootPaths, type RunPaths } from '../core/run/paths.js';
+import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { waitingPrompt } from '../core/supervise/classify.js';
-import { endOfSession } from '../core/supervise/session-end.js';
+import { endOfSession, overageOf } from '../core/supervise/session-end.js';
 import type { AgentNotRunning, Observation, RunningAgent } from '../core/supervise/types.js';
 import { panesOf, type PassContext } from './context.js';
 
@@ -59,6 +59,7 @@ export async function observe(
     restarts: readRestarts(paths),
     reportExists: exists(paths.report),
     outputAt,
+    ...(spec.repo && !exists(spec.repo.worktree) ? { worktreeGone: true } : {}),
   };
 }
 
@@ -77,7 +78,12 @@ async function observeAgent(
     const quiet = Math.min(PROMPT_QUIET_S, spec.limits.staleAfter) * 1000;
     const looked = outputAt !== null && now.getTime() - outputAt.getTime() >= quiet;
     const promptSeen = looked ? waitingPrompt(readTail(paths.outputLog, PROMPT_TAIL_BYTES)) : null;
-    return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n) };
+    // Paid extra usage must be caught while the agent runs: its stream is read each pass, unless
+    // the run allows overage (the per-session index makes this read cost only what is new).
+    const overage = spec.allowOverage
+      ? undefined
+      : overageOf(readSessionLogs(paths).findLast((l) => l.n === session.n));
+    return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n), overage };
   }
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
   // that tmux saw gone has left its record, and a session's end is never misread as a crash.
@@ -87,7 +93,8 @@ async function observeAgent(
   const exit = readExitRecord(paths, session.n);
   // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
   const endedAt = exit?.at ?? now;
-  const end = endOfSession(readSessionLogs(paths), session.n, endedAt, -endedAt.getTimezoneOffset());
+  const offset = -endedAt.getTimezoneOffset();
+  const end = endOfSession(readSessionLogs(paths), session.n, endedAt, offset, spec.allowOverage);
   return {
     running: false,
     wrapperAlive,
@@ -95,6 +102,6 @@ async function observeAgent(
     exit,
     hung: exists(paths.hungFile(session.n)),
     ...end,
-    transcriptBytes: transcriptSize(paths, spec.sessionId, env),
+    transcriptBytes: transcriptSize(paths, agentCwd(spec, paths), spec.sessionId, env),
   };
 }

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
 import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
@@ -41,8 +42,19 @@ const MAX_ROUNDS = 5;
 export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}): Promise<PassResult> {
   const root = settings.runsDir;
   const rp = rootPaths(root);
-  if (!exists(root)) return { ran: true, outcomes: [] };
-  const ctx: PassContext = { root, settings, io, lockLost: false };
+  // A root that is not there yet has no runs; one that cannot be written is said in one line.
+  if (!usableRunsRoot(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
+  // Notifications cost a pass nothing (not even loading their code) without targets or an outbox.
+  const notify =
+    opts.dryRun || (settings.notify.length === 0 && !exists(rp.notify))
+      ? null
+      : {
+          ...(await import('../notify/queue.js')),
+          ...(await import('../notify/dispatch.js')),
+          ...(await import('../notify/digest.js')),
+        };
+  const notifier = notify?.makeNotifier(settings, io);
+  const ctx: PassContext = { root, settings, io, lockLost: false, notifier };
   const started = Date.now();
   let release: (() => Promise<void>) | null = null;
   try {
@@ -71,6 +83,9 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   try {
     try {
       ids = await rounds();
+      // The morning digest, once a day per target that subscribes to it, after its local time.
+      if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
+      if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
     } catch (err) {
       failure = err;
     }
@@ -83,6 +98,9 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   } finally {
     await release?.();
   }
+  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
+  // earlier pass are sent too, even when no target is configured any more.
+  if (notify) await notify.dispatchDue(root, io.env, io.now());
   return { ran: true, outcomes };
 
   async function rounds(): Promise<string[]> {
@@ -160,4 +178,23 @@ async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promis
   // Not lost: the holder sees the marker and runs once more before it lets go.
   if (!release) writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
   return release;
+}
+
+/**
+ * One run reconciled now, by a caller that holds the pass lock (`finish`): the same steps as a
+ * pass, the exit-race grace included; each outcome said as it happens.
+ */
+export async function reconcileOne(
+  id: string,
+  ctx: PassContext,
+  onOutcome: (outcome: Outcome) => void,
+): Promise<void> {
+  const opts = { dryRun: false, everyOutcome: true, afterGrace: false, progress: onOutcome };
+  let result = await reconcileRun(id, ctx, opts);
+  if (result === RECHECK) {
+    await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+    ctx.panes = undefined;
+    result = await reconcileRun(id, ctx, { ...opts, afterGrace: true });
+  }
+  if (result && result !== RECHECK) onOutcome(result);
 }

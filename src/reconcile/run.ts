@@ -50,7 +50,8 @@ export async function reconcileRun(
   }
   const clock = lazyLocalTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now())) !== null) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier)) !== null)
+      return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);
@@ -75,5 +76,8 @@ export async function reconcileRun(
     const message = (err as Error).message;
     if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
     return { id, action: 'error', message: `error: ${describeIoError(err as Error)}` };
+  } finally {
+    // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
+    if (!opts.dryRun && !ctx.lockLost) await ctx.notifier?.queue(id, paths);
   }
 }

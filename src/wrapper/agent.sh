@@ -64,14 +64,19 @@ shift 4
 state="$ws/.overnight"
 root=$(dirname "$ws")
 
-# The environment captured at launch: NAME=value lines, exported literally, never evaluated.
-# It lives outside the workspace, which the agent itself can read.
+# The environment captured at launch: `export NAME='value'` lines that overnight wrote, each value
+# single-quoted (never evaluated). The agent gets exactly these variables: it starts from an empty
+# environment, so nothing of tmux's, cron's or launchd's reaches it. The file lives outside the
+# workspace, which the agent itself can read, and nothing but a file in this format is sourced.
 envfile="$root/.agent-env/$(basename "$ws").env"
-if [ -r "$envfile" ]; then
-  while IFS= read -r kv; do
-    # shellcheck disable=SC2163 # kv is NAME=value: export sets that variable, as intended
-    case $kv in [A-Za-z_]*=*) export "$kv" ;; esac
-  done < "$envfile"
+header='# overnight: the environment captured at launch (sh, sourced by the wrapper)'
+first=
+[ -r "$envfile" ] && IFS= read -r first < "$envfile"
+if [ "$first" != "$header" ]; then
+  printf 'overnight: %s is missing or not written by overnight; the agent was not started\n' \
+    "$envfile" >> "$ws/output.log"
+  set -- /bin/sh -c 'exit 127'
+  envfile=/dev/null
 fi
 
 # Job control gives the agent its own process group (so it can be signalled as a whole)
@@ -81,7 +86,9 @@ fi
 # job forgotten before `wait` would be recorded as 127 instead of the agent's status.
 set -m
 {
-  /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$ws" "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+  # shellcheck disable=SC2016 # expanded by the inner sh, as intended
+  env -i /bin/sh -c '. "$1" && shift && exec "$@"' overnight-agent "$envfile" \
+    /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$ws" "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
   pid=$!
   # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent, and tmux
   # closing the pane (its server gone, or `stop` removing the session) must not keep the agent's
@@ -97,8 +104,8 @@ set -m
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
 }
 
-# Recovery within seconds; cron, launchd or systemd stay the backstop. The pass runs from the runs
-# root, not from this workspace, which may be removed while it runs.
+# Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the
+# agent's directory (a repository run's worktree) may be gone, and node cannot start in it then.
 cd "$root" || cd /
 OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
 exit 0

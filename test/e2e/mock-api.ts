@@ -33,9 +33,12 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** Response headers, on any reply: the unified rate-limit headers a subscription's replies carry. */
+export type Headers = Record<string, string>;
+
 export type Reply =
-  | { kind: 'text'; text: string; usage?: Usage }
-  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; usage?: Usage }
+  | { kind: 'text'; text: string; usage?: Usage; headers?: Headers }
+  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; usage?: Usage; headers?: Headers }
   | { kind: 'error'; status: number; type: string; message: string; headers?: Record<string, string> }
   | { kind: 'hang' };
 
@@ -87,7 +90,21 @@ export const reply = {
       },
     ),
   hang: (): Reply => ({ kind: 'hang' }),
+  /** The same reply with these response headers (a success too, as the API sends them). */
+  withHeaders: (r: Reply, headers: Headers): Reply =>
+    r.kind === 'hang' ? r : { ...r, headers: { ...r.headers, ...headers } },
 };
+
+/**
+ * `anthropic-ratelimit-unified-<name>` headers from `{ status: 'rejected', reset: … }`. With OAuth,
+ * the CLI turns them into rate_limit_events: `status: rejected` with `overage-status: allowed` is
+ * paid extra usage in use; `5h-utilization` and `7d-utilization` are the windows' readings.
+ */
+export function unified(fields: Record<string, string | number>): Headers {
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [`anthropic-ratelimit-unified-${k}`, String(v)]),
+  );
+}
 
 /** The text of the last user message (text blocks and tool_result contents joined). */
 export function lastUserText(body: MessagesBody | null): string {
@@ -150,11 +167,12 @@ export interface MockApi {
 
 const id = (prefix: string) => `${prefix}_${randomBytes(9).toString('hex')}`;
 
-function sse(res: ServerResponse, events: Record<string, unknown>[]): void {
+function sse(res: ServerResponse, headers: Headers, events: Record<string, unknown>[]): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
     'request-id': id('req'),
+    ...headers,
   });
   for (const e of events) res.write(`event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`);
   res.end();
@@ -182,8 +200,9 @@ function answer(
     stop_sequence: null,
     usage,
   };
+  const headers = r.headers ?? {};
   if (!body.stream) {
-    res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req'), ...headers });
     res.end(JSON.stringify(message));
     return;
   }
@@ -192,7 +211,7 @@ function answer(
     r.kind === 'text'
       ? { type: 'text_delta', text: r.text }
       : { type: 'input_json_delta', partial_json: JSON.stringify(r.input) };
-  sse(res, [
+  sse(res, headers, [
     {
       type: 'message_start',
       message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },

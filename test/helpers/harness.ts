@@ -37,6 +37,12 @@ export interface Call {
   pid: number;
   invocation: number;
   at: number;
+  /** The agent's whole environment. */
+  env: Record<string, string>;
+  /** The text of --append-system-prompt-file, when given. */
+  appended?: string;
+  /** OVERNIGHT_RUN_DIR, when set. */
+  runDir?: string;
 }
 export interface Launched {
   id: string;
@@ -50,6 +56,8 @@ function baseEnv(): Env {
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k === 'TMUX' || k === 'TMUX_PANE' || k === 'CLAUDE_CONFIG_DIR') continue;
     if (k.startsWith('OVERNIGHT_') || k.startsWith('FAKE_CLAUDE_')) continue;
+    // How the tests were started (npm test, npx vitest) is not how the person starts overnight.
+    if (k.startsWith('npm_')) continue;
     env[k] = v;
   }
   return env;
@@ -94,21 +102,29 @@ export function makeSandbox() {
 
   const run = async (
     args: string[],
-    opts: { env?: Record<string, string | undefined>; command?: string } = {},
+    opts: { env?: Record<string, string | undefined>; command?: string; input?: string | Buffer } = {},
   ): Promise<Result> => {
     const r = await execa(opts.command ?? process.execPath, [BIN, ...args], {
       env: withEnv(opts.env),
       extendEnv: false,
       reject: false,
       cwd: dir,
-      stdin: 'ignore',
+      ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
       timeout: 45_000,
     });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 
-  const tmux = async (args: string[]): Promise<Result> => {
-    const r = await execa('tmux', args, { env, extendEnv: false, reject: false, stdin: 'ignore' });
+  /** tmux on overnight's own server (`-L overnight`, under this sandbox's TMUX_TMPDIR). */
+  const tmux = async (args: string[]): Promise<Result> => personTmux(['-L', 'overnight', ...args]);
+  /** tmux on the person's default server in this sandbox, which overnight must never touch. */
+  const personTmux = async (args: string[], extra: Record<string, string> = {}): Promise<Result> => {
+    const r = await execa('tmux', args, {
+      env: { ...env, ...extra },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 
@@ -138,6 +154,7 @@ export function makeSandbox() {
     read,
     run,
     tmux,
+    personTmux,
     processes,
 
     /** The fake's behaviour for the invocations from now on (an array is indexed from here). */
@@ -220,6 +237,7 @@ export function makeSandbox() {
       // A pass still running must not start anything new: a global PAUSE stops every run.
       if (existsSync(runs)) writeFileSync(join(runs, 'PAUSE'), '');
       await tmux(['kill-server']);
+      await personTmux(['kill-server']);
       const deadline = Date.now() + 10_000;
       for (;;) {
         const left = processes();

@@ -7,6 +7,7 @@ import { runBriefly } from '../../src/adapters/doctor-facts.js';
 import type { Io } from '../../src/app/io.js';
 import { doctorCommand } from '../../src/commands/doctor.js';
 import type { CheckResult } from '../../src/core/doctor/checks.js';
+import { cronBlock, editCrontab } from '../../src/core/schedule/cron.js';
 import { FAKE_CLAUDE, REPO } from '../helpers/harness.js';
 
 // doctor called directly, in a temp HOME / OVERNIGHT_HOME / XDG_CONFIG_HOME, with a fake Io.
@@ -35,6 +36,9 @@ describe('doctor', () => {
       OVERNIGHT_HOME: join(dir, 'runs'),
       XDG_CONFIG_HOME: join(home, '.config'),
       OVERNIGHT_CLAUDE: FAKE_CLAUDE,
+      // The schedule's entries are looked for in a crontab of the test's own.
+      OVERNIGHT_CRONTAB_CMD: join(REPO, 'test', 'fixtures', 'fake-crontab.sh'),
+      FAKE_CRONTAB_FILE: join(dir, 'crontab'),
     };
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,15 +88,18 @@ describe('doctor', () => {
       'passes',
       'credentials',
       'permissions',
+      'extra usage',
       'runs root',
       'filesystem',
       'free space',
       'config',
+      'notify',
     ]);
     for (const c of r.checks) expect(c.fix === undefined, c.name).toBe(c.status === 'ok');
     expect(r.summary.ok + r.summary.warnings).toBe(r.checks.length);
     expect(check('runs root')).toMatchObject({ status: 'ok', detail: `${env.OVERNIGHT_HOME} (0700)` });
     expect(check('tmux').status).toBe('ok');
+    expect(check('extra usage').detail).toMatch(/^allow_overage is off: /);
     expect(check('config').detail).toMatch(/^no .*config\.yaml: defaults/);
   });
 
@@ -158,6 +165,14 @@ describe('doctor', () => {
         path: `${bin}:/usr/bin:/bin`,
       }),
     );
+    const entry = { node: process.execPath, cli: '/x/overnight.js', defaultRoot: false, extraEnv: [] };
+    const block = cronBlock({
+      ...entry,
+      runsRoot: env.OVERNIGHT_HOME as string,
+      path: `${bin}:/usr/bin:/bin`,
+      everySeconds: 60,
+    });
+    writeFileSync(env.FAKE_CRONTAB_FILE as string, editCrontab('', block, env.OVERNIGHT_HOME as string));
     writeFileSync(
       join(env.OVERNIGHT_HOME as string, '.heartbeat.json'),
       JSON.stringify({

@@ -78,7 +78,7 @@ describe('launch', () => {
     const id = /^Launched (\S+)$/m.exec(r.stdout)?.[1] as string;
     expect(id).toMatch(/-plain-words$/);
     expect(r.stdout).toContain(`  follow:    overnight logs -f ${id}`);
-    expect(r.stdout).toContain(`  watch:     tmux attach -t overnight-${id}`);
+    expect(r.stdout).toContain(`  watch:     tmux -L overnight attach -t overnight-${id}`);
     expect(r.stdout).toContain('warning: no schedule is installed');
     expect(r.stdout).toMatch(
       /^warning: neither ANTHROPIC_API_KEY nor CLAUDE_CODE_OAUTH_TOKEN is set.*\n {2}fix: run `claude setup-token`/m,

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect } from 'vitest';
 
@@ -214,14 +214,20 @@ describe('schedule (fake crontab)', () => {
   );
 
   describe.skipIf(process.platform === 'darwin')('systemd (a fake systemctl)', () => {
-    /** A systemctl that logs its arguments; `show-environment` answers as a user manager would, or not. */
-    const fakeSystemctl = (sb: Sandbox, userManager: boolean) => {
+    /**
+     * A systemctl that logs its arguments; `show-environment` answers as a user manager would, or
+     * not; `failing` (e.g. `daemon-reload`) fails as it does without a user bus.
+     */
+    const fakeSystemctl = (sb: Sandbox, userManager: boolean, failing?: string) => {
       const bin = join(sb.dir, 'bin');
       const script = join(bin, 'systemctl');
       mkdirSync(bin, { recursive: true });
+      const fail = failing
+        ? `[ "$2" = ${failing} ] && { echo 'Failed to connect to bus: No medium found' >&2; exit 1; }\n`
+        : '';
       writeFileSync(
         script,
-        `#!/bin/sh\necho "$*" >> "${join(sb.dir, 'systemctl.log')}"\n[ "$2" = show-environment ] && exit ${userManager ? 0 : 1}\nexit 0\n`,
+        `#!/bin/sh\necho "$*" >> "${join(sb.dir, 'systemctl.log')}"\n${fail}[ "$2" = show-environment ] && exit ${userManager ? 0 : 1}\nexit 0\n`,
       );
       chmodSync(script, 0o755);
       return { PATH: `${bin}:${sb.env.PATH}` };
@@ -267,6 +273,67 @@ describe('schedule (fake crontab)', () => {
       expect(existsSync(join(dir, names))).toBe(false);
       expect(existsSync(join(dir, names.replace(/\.timer$/, '.service')))).toBe(false);
       expect(calls(sb)).toContain(`--user disable --now ${names}`);
+    });
+
+    it.for([{ failing: 'daemon-reload' }, { failing: 'enable' }])(
+      'a failed install ($failing fails) removes what it wrote: schedule status, status and doctor agree nothing is installed',
+      async ({ failing }, { sb, schedule }) => {
+        const path = fakeSystemctl(sb, true, failing);
+        const dir = join(sb.env.XDG_CONFIG_HOME as string, 'systemd', 'user');
+        await expect(schedule('install', { backend: 'systemd' }, path)).rejects.toThrow(
+          new RegExp(
+            `^systemctl --user ${failing}.* failed: Failed to connect to bus: No medium found; ` +
+              'nothing was installed \\(what was written is removed again\\)$',
+          ),
+        );
+        expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+        expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
+
+        const st = await schedule('status', {}, path);
+        expect(st.stdout).toContain('schedule:  none');
+        expect(st.stdout).toContain('warning: no schedule is installed');
+        sb.setBehaviour({ work: 60 });
+        await sb.launch('Am I supervised?', ['--duration', '1h']);
+        const status = await sb.run(['status'], { env: path });
+        expect(status.stdout).toContain('warning: no schedule is installed');
+        const doctor = await sb.run(['doctor'], { env: path });
+        expect(doctor.stdout).toMatch(/^warning\s+schedule\s+no schedule installed/m);
+      },
+    );
+
+    it('a failed reinstall puts the working one back as it was', async ({ sb, schedule, marker }) => {
+      const dir = join(sb.env.XDG_CONFIG_HOME as string, 'systemd', 'user');
+      expect(
+        (await schedule('install', { backend: 'systemd', every: '5m' }, fakeSystemctl(sb, true))).code,
+      ).toBe(0);
+      const before = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+      const failing = fakeSystemctl(sb, true, 'enable');
+      await expect(schedule('install', { backend: 'systemd', every: '3m' }, failing)).rejects.toThrow(
+        /nothing was installed/,
+      );
+      expect(
+        Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')])),
+      ).toEqual(before);
+      expect(marker()).toMatchObject({ backend: 'systemd', everySeconds: 300 });
+      expect((await schedule('status', {}, failing)).stdout).toContain('schedule:  systemd, every 5m');
+    });
+
+    it('an entry no install recorded is not called installed, by schedule status or doctor', async ({
+      sb,
+      schedule,
+    }) => {
+      const path = fakeSystemctl(sb, true);
+      expect((await schedule('install', { backend: 'systemd' }, path)).code).toBe(0);
+      rmSync(join(sb.runs, '.schedule.json'));
+      const st = await schedule('status', {}, path);
+      expect(st.stdout).toMatch(/^schedule: {2}systemd, every 5m \(.*, left over: not installed\)$/m);
+      expect(st.stdout).toMatch(
+        /warning: a systemd entry \(.*\) is left over from an install that did not finish/,
+      );
+      const doctor = await sb.run(['doctor'], { env: path });
+      expect(doctor.stdout).toMatch(
+        /^warning\s+schedule\s+no schedule installed: a systemd entry .* is left over/m,
+      );
     });
 
     it('falls back to cron without a user manager; switching backends leaves one entry', async ({

@@ -156,7 +156,7 @@ describe('status', () => {
     expect(r.stdout).toMatch(new RegExp(`^workspace:\\s+${one.workspace}$`, 'm'));
     expect(r.stdout).toMatch(/^ends:\s+\S+/m);
     expect(r.stdout).toMatch(/^activity:\s+\S+/m);
-    expect(r.stdout).toMatch(new RegExp(`^watch:\\s+tmux attach -t ${one.session}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^watch:\\s+tmux -L overnight attach -t ${one.session}$`, 'm'));
 
     const [row, ...rest] = await rows(sb, prefix);
     expect(rest).toEqual([]);

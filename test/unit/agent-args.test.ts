@@ -1,9 +1,16 @@
 import { describe, expect, test } from 'vitest';
 
 import { agentArgs, permissionModeProblem, promptFor } from '../../src/core/agent/args.js';
-import { initialPrompt, RESUME_PROMPT, SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
+import {
+  initialPrompt,
+  RESUME_PROMPT,
+  resumePrompt,
+  SYNTHESIS_PROMPT,
+  synthesisPrompt,
+} from '../../src/core/agent/briefing.js';
+import { runFiles } from '../../src/core/agent/run-files.js';
 import type { RunSpec, SessionMode } from '../../src/core/run/types.js';
-import { spec as base } from './builders.js';
+import { spec as base, REPO, RUN_DIR } from './builders.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const UUID = '0b6f3c2e-7d1a-4c52-9a43-2f1e8d7c6b5a';
@@ -131,6 +138,17 @@ describe('agentArgs', () => {
   });
 });
 
+test.each<{ mode: SessionMode }>([
+  { mode: 'initial' },
+  { mode: 'resume' },
+  { mode: 'continue' },
+  { mode: 'synthesis' },
+])('$mode passes the fallback model when there is one, and none otherwise', ({ mode }) => {
+  const args = agentArgs(spec({ fallbackModel: 'sonnet' }), mode);
+  expect(args[args.indexOf('--fallback-model') + 1]).toBe('sonnet');
+  expect(agentArgs(spec(), mode)).not.toContain('--fallback-model');
+});
+
 describe('promptFor', () => {
   test.each<{ mode: SessionMode; want: string }>([
     { mode: 'initial', want: initialPrompt(TASK) },
@@ -144,6 +162,62 @@ describe('promptFor', () => {
     expect(promptFor(spec(), 'initial', NOW)).toContain(TASK);
     expect(promptFor(spec(), 'resume', NOW)).not.toContain('CRDT');
     expect(promptFor(spec(), 'synthesis', NOW)).not.toContain('CRDT');
+  });
+});
+
+describe('a repository run', () => {
+  const repoSpec = () => spec({ repo: REPO, allowedTools: ['Read', 'Bash(git commit:*)'] });
+
+  test.each<{ mode: SessionMode; fresh: boolean; conversation: string[] }>([
+    { mode: 'initial', fresh: false, conversation: ['--session-id', UUID] },
+    { mode: 'resume', fresh: false, conversation: ['--resume', UUID] },
+    { mode: 'synthesis', fresh: false, conversation: ['--resume', UUID] },
+    { mode: 'continue', fresh: true, conversation: ['--session-id', UUID] },
+  ])(
+    '$mode (fresh: $fresh) appends the briefing from the run directory and adds that directory',
+    ({ mode, fresh, conversation }) => {
+      expect(agentArgs(repoSpec(), mode, 0, fresh, RUN_DIR)).toEqual([
+        ...BASE,
+        ...conversation,
+        '--permission-mode',
+        'acceptEdits',
+        '--append-system-prompt-file',
+        `${RUN_DIR}/CLAUDE.md`,
+        '--add-dir',
+        RUN_DIR,
+        '--allowedTools',
+        'Read',
+        'Bash(git commit:*)',
+      ]);
+    },
+  );
+
+  test('a plain run gets neither, whatever directory is given', () => {
+    const args = agentArgs(spec(), 'initial', 0, false, RUN_DIR);
+    expect(args).not.toContain('--append-system-prompt-file');
+    expect(args).not.toContain('--add-dir');
+  });
+
+  test("without the run's directory its sessions are not started at all", () => {
+    expect(() => agentArgs(repoSpec(), 'initial')).toThrow("run's directory");
+  });
+
+  test.each<{ mode: SessionMode; want: string }>([
+    { mode: 'initial', want: initialPrompt(TASK, RUN_DIR) },
+    { mode: 'resume', want: resumePrompt(runFiles(RUN_DIR)) },
+    { mode: 'synthesis', want: synthesisPrompt(runFiles(RUN_DIR), true) },
+  ])('$mode → its prompt, naming the run directory', ({ mode, want }) => {
+    const prompt = promptFor(repoSpec(), mode, NOW, undefined, RUN_DIR);
+    expect(prompt).toBe(want);
+    expect(prompt).toContain(RUN_DIR);
+  });
+
+  test('the synthesis asks for a commit of what is worth keeping before the report', () => {
+    expect(promptFor(repoSpec(), 'synthesis', NOW, undefined, RUN_DIR)).toMatch(
+      new RegExp(
+        `^Time is up\\. Stop exploring now\\. First commit on your branch .* Write ${RUN_DIR}/REPORT\\.md`,
+      ),
+    );
   });
 });
 

@@ -1,16 +1,18 @@
 import { describe, expect, test } from 'vitest';
 
 import {
-  countOpenQuestions,
   epochSeconds,
   fenceFor,
+  handoverPrompt,
   humanTime,
   initialPrompt,
-  QUESTIONS_HEADER,
   renderClaudeMd,
   RESUME_PROMPT,
   SYNTHESIS_PROMPT,
+  TASK_IN_PROMPT_MAX,
 } from '../../src/core/agent/briefing.js';
+import { runFiles } from '../../src/core/agent/run-files.js';
+import { REPO, RUN_DIR } from './builders.js';
 
 const STARTED = new Date('2026-11-21T23:15:00Z');
 const ENDS = new Date('2026-11-22T07:15:00Z');
@@ -86,6 +88,44 @@ describe('renderClaudeMd', () => {
   });
 });
 
+describe('renderClaudeMd for a repository run', () => {
+  const md = renderClaudeMd({
+    task: 'Fix the flaky tests',
+    startedAt: STARTED,
+    endsAt: ENDS,
+    repo: { ...REPO, runDir: RUN_DIR },
+  });
+
+  test.each<{ name: string; want: string }>([
+    { name: 'the worktree it works in', want: `\`${REPO.worktree}\`` },
+    { name: 'the repository', want: `\`${REPO.path}\`` },
+    { name: 'its branch', want: `\`${REPO.branch}\`` },
+    { name: 'the base commit', want: 'from commit 48e2c9b682ee' },
+    { name: 'committing on the branch', want: 'Commit your work on this branch' },
+    { name: 'no pushing or other branches', want: 'Never push, merge, rebase or reset another branch' },
+    { name: 'commands git allows', want: 'a command holding `$(...)` or backticks is refused' },
+    { name: 'the run directory', want: `\`${RUN_DIR}\` (also in the environment as OVERNIGHT_RUN_DIR)` },
+    { name: 'questions by absolute path', want: `\`${RUN_DIR}/questions.md\`` },
+    { name: 'findings by absolute path', want: `\`${RUN_DIR}/findings/\`` },
+    { name: 'the report by absolute path', want: `\`${RUN_DIR}/REPORT.md\`` },
+    { name: "the repository's own CLAUDE.md", want: "the repository's own CLAUDE.md" },
+    { name: 'where the briefing is', want: 'it is part of your system prompt' },
+  ])('names $name', ({ want }) => {
+    expect(md).toContain(want);
+  });
+
+  test('never names the run files relative to the working directory', () => {
+    expect(md).not.toMatch(/[\s(]`(questions\.md|findings\/|REPORT\.md)`/);
+  });
+
+  test('a plain run is briefed as before: its files beside it, no repository section', () => {
+    const plain = renderClaudeMd({ task: 'x', startedAt: STARTED, endsAt: ENDS });
+    expect(plain).not.toContain('## Where you work');
+    expect(plain).toContain('This file is your briefing.');
+    expect(plain).toContain('`questions.md`');
+  });
+});
+
 describe('times', () => {
   test.each<{ at: Date; want: number }>([
     { at: ENDS, want: 1795331700 },
@@ -101,6 +141,33 @@ describe('times', () => {
     expect(text).toContain(`${ENDS.getDate()} `);
     expect(text).toContain(`${ENDS.getFullYear()}, ${pad(ENDS.getHours())}:${pad(ENDS.getMinutes())}`);
     expect(text).toMatch(/\(UTC[+-]\d{2}:\d{2}\)$/);
+  });
+});
+
+describe('a long task in the prompts', () => {
+  const long = `Brief\n${'x'.repeat(TASK_IN_PROMPT_MAX)}`;
+
+  test.each<{ name: string; prompt: string; want: string }>([
+    { name: 'plain run, first prompt', prompt: initialPrompt(long), want: 'read it in CLAUDE.md' },
+    {
+      name: 'repository run, first prompt',
+      prompt: initialPrompt(long, RUN_DIR),
+      want: 'read it in your briefing',
+    },
+    {
+      name: 'fresh session',
+      prompt: handoverPrompt(long, null, runFiles(RUN_DIR)),
+      want: `read it in ${RUN_DIR}/CLAUDE.md`,
+    },
+  ])('$name: points at the briefing instead of repeating it', ({ prompt, want }) => {
+    expect(prompt).toContain(want);
+    expect(prompt).toContain('is long (about 8 KB)');
+    expect(prompt).not.toContain('x'.repeat(100));
+  });
+
+  test('a task of exactly the limit is still repeated', () => {
+    const task = 'y'.repeat(TASK_IN_PROMPT_MAX);
+    expect(initialPrompt(task)).toContain(task);
   });
 });
 
@@ -121,58 +188,5 @@ describe('prompts', () => {
     },
   ])('the $name prompt mentions $want', ({ prompt, want }) => {
     expect(want.filter((word) => !prompt.includes(word))).toEqual([]);
-  });
-});
-
-const q = (title: string, ...lines: string[]) =>
-  [`## ${title}`, '- Best guess: yes', '- Why it matters: scope', '- Priority: high', ...lines, ''].join(
-    '\n',
-  );
-
-describe('countOpenQuestions', () => {
-  test.each<{ name: string; md: string; want: number }>([
-    { name: 'the header alone', md: QUESTIONS_HEADER, want: 0 },
-    { name: 'empty', md: '', want: 0 },
-    { name: 'one open question', md: QUESTIONS_HEADER + '\n' + q('Which licence?'), want: 1 },
-    {
-      name: 'two open, one answered',
-      md: [QUESTIONS_HEADER, q('A?'), q('B?', 'Answer: MIT'), q('C?')].join('\n'),
-      want: 2,
-    },
-    { name: 'Answer: lower case, indented', md: q('A?', '  answer: no'), want: 0 },
-    { name: '- **Answer:** bold in a list', md: q('A?', '- **Answer:** use Yjs'), want: 0 },
-    { name: '**Answer**: bold before the colon', md: q('A?', '**Answer**: later'), want: 0 },
-    { name: '* Answer: star bullet', md: q('A?', '* Answer: fine'), want: 0 },
-    { name: '"Answer" without a colon is no answer', md: q('A?', 'Answer pending'), want: 1 },
-    { name: '"the answer:" in prose is no answer', md: q('A?', 'I need the answer: soon'), want: 1 },
-    {
-      name: 'an answer belongs to its own question only',
-      md: [q('A?', 'Answer: x'), q('B?')].join('\n'),
-      want: 1,
-    },
-    { name: '### sub-headings are not questions', md: q('A?', '### Details', 'more'), want: 1 },
-    { name: '# h1 is not a question', md: '# Questions\n\n# Another h1\n', want: 0 },
-    {
-      name: 'all answered',
-      md: [QUESTIONS_HEADER, q('A?', 'Answer: a'), q('B?', 'Answer: b')].join('\n'),
-      want: 0,
-    },
-  ])('$name → $want open', ({ md, want }) => {
-    expect(countOpenQuestions(md)).toBe(want);
-  });
-
-  test.each<{ name: string; md: string; want: number }>([
-    { name: 'a ``` fence', md: q('A?', '```md', '## Not a question', 'Answer: not really', '```'), want: 1 },
-    { name: 'a ~~~ fence', md: q('A?', '~~~', '## Not a question', '~~~'), want: 1 },
-    { name: 'an indented fence', md: q('A?', '  ```', '## Nope', '  ```'), want: 1 },
-    {
-      name: 'a ```` fence holding paired ``` lines',
-      md: q('A?', '````md', '```js', 'x', '```', '## Nope', '````'),
-      want: 1,
-    },
-    { name: 'a ```` fence holding one ``` line', md: q('A?', '````md', '```js', '## Nope', '````'), want: 1 },
-    { name: 'a ~~~ fence holding a ``` line', md: q('A?', '~~~', '```', '## Nope', '~~~'), want: 1 },
-  ])('headings and answers inside $name are ignored → $want open', ({ md, want }) => {
-    expect(countOpenQuestions(md)).toBe(want);
   });
 });

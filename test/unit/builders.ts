@@ -24,6 +24,8 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
   return {
     id: '2026-11-21-2315-survey-crdt',
     task: 'Survey CRDT libraries for offline sync',
+    name: null,
+    repo: null,
     model: null,
     startedAt: STARTED,
     endsAt: ENDS,
@@ -42,8 +44,12 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
       limitMargin: 300,
       maxTranscript: 256 * 1024 * 1024,
       stopGrace: 10,
+      transientMax: 7200,
+      lateReport: 21600,
     },
     maxCost: null,
+    allowOverage: false,
+    fallbackModel: null,
     paths: {
       claude: '/usr/bin/claude',
       tmux: '/usr/bin/tmux',
@@ -54,6 +60,15 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     ...over,
   };
 }
+
+/** A repository run's facts, as launch records them. */
+export const REPO = {
+  path: '/home/me/proj',
+  base: '48e2c9b682eeb5c2fbfa0162f3c48ed82f8d8c05',
+  branch: 'overnight/2026-11-21-2315-survey-crdt',
+  worktree: '/home/me/overnight-runs/worktrees/2026-11-21-2315-survey-crdt',
+};
+export const RUN_DIR = '/home/me/overnight-runs/2026-11-21-2315-survey-crdt';
 
 /** The agent of a session, running. */
 export function running(
@@ -80,6 +95,7 @@ export function ended(
       limit: null,
       authFailures: 0,
       failedResumes: 0,
+      apiTroubles: { count: 0, since: null },
       conversation: null,
       costUsd: 0,
       transcriptBytes: 1000,

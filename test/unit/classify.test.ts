@@ -41,9 +41,37 @@ test.each<{ name: string; facts: Partial<EndFacts>; want: EndClass }>([
   {
     name: '529 overloaded',
     facts: { result: err('API Error: 529 Overloaded', { apiErrorStatus: 529 }) },
-    want: 'overloaded',
+    want: 'api-trouble',
   },
-  { name: 'overloaded by its words', facts: { result: err('API Error: Overloaded') }, want: 'overloaded' },
+  { name: 'overloaded by its words', facts: { result: err('API Error: Overloaded') }, want: 'api-trouble' },
+  {
+    name: 'a per-minute 429 (not a usage limit)',
+    facts: {
+      result: err('API Error: Request rejected (429) · per-minute rate limit', {
+        apiErrorStatus: 429,
+        apiErrorType: 'rate_limit_error',
+      }),
+    },
+    want: 'api-trouble',
+  },
+  {
+    name: 'a 500 from the API',
+    facts: { result: err('API Error: 500 Internal server error', { apiErrorStatus: 500 }) },
+    want: 'api-trouble',
+  },
+  {
+    name: 'a 429 that is the usage limit',
+    facts: {
+      limited: true,
+      result: err("You've hit your 5-hour limit", { apiErrorStatus: 429, apiError: 'usage_limit_reached' }),
+    },
+    want: 'usage-limit',
+  },
+  {
+    name: 'a 401 is refused credentials, not API trouble',
+    facts: { auth: true, result: err('Invalid API key', { apiErrorStatus: 401 }) },
+    want: 'auth',
+  },
   { name: 'SIGKILL nobody here sent', facts: { exitCode: 137 }, want: 'out-of-memory' },
   { name: 'SIGKILL overnight sent (a hang)', facts: { exitCode: 137, stoppedByUs: true }, want: 'crash' },
   {

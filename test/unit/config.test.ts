@@ -43,6 +43,14 @@ describe('defaults', () => {
       limitMargin: 300,
       maxTranscript: 256 * 1024 * 1024,
       stopGrace: 10,
+      notify: [],
+      notifyTimeout: 10,
+      notifyTries: 5,
+      notifyBackoff: 120,
+      transientMax: 2 * 3600,
+      lateReport: 6 * 3600,
+      allowOverage: false,
+      fallbackModel: null,
     });
   });
 
@@ -177,10 +185,26 @@ describe('values', () => {
       yaml: 'duration: 1h30m\nsynthesis_budget: 45M\nstale_after: 1d\n',
       want: { duration: 5400, synthesisBudget: 2700, staleAfter: 86400 },
     },
+    {
+      name: 'the limits policies',
+      yaml: 'transient_max: 30m\nlate_report: 0s\nallow_overage: true\nfallback_model: sonnet\n',
+      want: { transientMax: 1800, lateReport: 0, allowOverage: true, fallbackModel: 'sonnet' },
+    },
+    { name: 'allow_overage as a word', yaml: 'allow_overage: "no"\n', want: { allowOverage: false } },
+    {
+      name: 'fallback_model: null keeps none',
+      yaml: 'fallback_model: null\n',
+      want: { fallbackModel: null },
+    },
   ])('$name → $want', ({ yaml, want }) => {
     const { settings, problems } = resolve({ file: fromYaml(yaml) });
     expect(problems).toEqual([]);
     expect(settings).toMatchObject(want);
+  });
+
+  test('env OVERNIGHT_ALLOW_OVERAGE=1 and a --allow-overage flag both turn it on', () => {
+    expect(resolve({ env: { OVERNIGHT_ALLOW_OVERAGE: '1' } }).settings.allowOverage).toBe(true);
+    expect(resolve({ flags: { allow_overage: 'true' } }).settings.allowOverage).toBe(true);
   });
 
   test('env OVERNIGHT_HOME with ~/ and a comma list of tools', () => {
@@ -222,6 +246,10 @@ describe('problems', () => {
     { key: 'backoff_max', value: '10x', want: /duration/ },
     { key: 'healthy_after', value: true, want: /duration/ },
     { key: 'min_uptime', value: '1 m', want: /duration/ },
+    { key: 'transient_max', value: 'a while', want: /duration/ },
+    { key: 'late_report', value: '-1h', want: /duration/ },
+    { key: 'allow_overage', value: 'maybe', want: /true or false/ },
+    { key: 'fallback_model', value: 'sonnet 4', want: /model name or alias/ },
   ])('file $key = $value → $want', ({ key, value, want }) => {
     const { settings, problems } = resolve({ file: { path: FILE, data: { [key]: value } } });
     expect(problems).toHaveLength(1);
@@ -322,13 +350,36 @@ test('limitsOf takes every limit a run is launched with, and nothing else', () =
       'backoffMax',
       'hangGrace',
       'healthyAfter',
+      'lateReport',
       'limitMargin',
       'maxRestarts',
       'maxTranscript',
       'minUptime',
       'staleAfter',
       'stopGrace',
+      'transientMax',
       'synthesisBudget',
     ].sort(),
   );
+});
+
+describe('chosen keys', () => {
+  test.each<{ name: string; over: Partial<Layers>; want: string[] }>([
+    { name: 'nothing set', over: {}, want: [] },
+    {
+      name: 'a key in the file',
+      over: { file: fromYaml('allowed_tools: [Read]\n') },
+      want: ['allowed_tools'],
+    },
+    {
+      name: 'a key in the environment',
+      over: { env: { OVERNIGHT_PERMISSION_MODE: 'plan' } },
+      want: ['permission_mode'],
+    },
+    { name: 'a flag', over: { flags: { allowed_tools: 'Read,Grep' } }, want: ['allowed_tools'] },
+    { name: 'an unset flag', over: { flags: { allowed_tools: undefined } }, want: [] },
+    { name: 'a bad value', over: { flags: { allowed_tools: '' } }, want: [] },
+  ])('$name → $want', ({ over, want }) => {
+    expect(resolve(over).chosen).toEqual(want);
+  });
 });

@@ -121,11 +121,11 @@ describe('time left: continue after a clean exit, back off after quick failures'
 
   test('the breaker reason quotes the last error', () => {
     const obs = observation({
-      session: ended(session(), { exit: exited(1), result: errorResult('API Error: 529\nOverloaded') }),
+      session: ended(session(), { exit: exited(1), result: errorResult('Error: ENOENT\nat open') }),
       restarts: restarts(crashes(5)),
     });
     expect(decide(spec(), obs, BEFORE_END).reason).toBe(
-      'circuit breaker: 5 restarts, last exit 1: API Error: 529 Overloaded',
+      'circuit breaker: 5 restarts, last exit 1: Error: ENOENT at open',
     );
   });
 });
@@ -171,8 +171,14 @@ describe('usage limits', () => {
       want: { kind: 'start', mode: 'synthesis' },
     },
     {
-      name: 'lifting only after the synthesis budget: done, no report',
+      name: 'lifting only after the synthesis budget: the report comes late, in state waiting',
       obs: observation({ session: endedOn(waitLimit(at('09:00'))) }),
+      now: at('02:01'),
+      want: { kind: 'wait', until: at('09:05'), resetsAt: at('09:00'), late: true },
+    },
+    {
+      name: 'lifting only after late_report (6h after the end): done, no report',
+      obs: observation({ session: endedOn(waitLimit(at('13:15'))) }),
       now: at('02:01'),
       want: { kind: 'finish', sentinel: 'DONE' },
     },
@@ -334,14 +340,16 @@ describe('named ends', () => {
     expect(action).toMatchObject({ kind: 'start', mode: 'continue' });
     expect(action.reason).toMatch(/^max-turns after 3h44m, time left$/);
   });
-  test('overloaded is a crash that says so', () => {
+  test('overloaded is API trouble that says so, waited out, not a crash', () => {
     const overloaded = errorResult('API Error: 529 Overloaded', { apiErrorStatus: 529 });
     const obs = observation({ session: ended(session(), { exit: exited(1), result: overloaded }) });
-    expect(decide(spec(), obs, BEFORE_END)).toMatchObject({
-      kind: 'start',
-      mode: 'resume',
-      reason: 'the API was overloaded (exit 1): API Error: 529 Overloaded',
+    expect(decide(spec(), obs, at('02:59:10'))).toMatchObject({
+      kind: 'wait',
+      until: at('02:59:30'),
+      reason:
+        'the API failed (529, exit 1): API Error: 529 Overloaded; not counted as a restart; backing off 30s',
     });
+    expect(decide(spec(), obs, at('02:59:30'))).toMatchObject({ kind: 'start', mode: 'retry' });
   });
   test('exit 0 without a result is an interrupted session, resumed as a crash', () => {
     const obs = observation({ session: ended(session(), { exit: exited(0) }) });

@@ -18,6 +18,7 @@ import {
   exited,
   failed,
   observation,
+  REPO,
   restarts,
   running,
   session,
@@ -432,6 +433,12 @@ describe('decide', () => {
       now: BEFORE_END,
       want: { kind: 'start', mode: 'resume', exit: 1 },
     },
+    {
+      name: 'an exit recorded just after the pass read the clock (the exit race), no backoff due',
+      obs: observation({ session: ended(session(), { exit: exited(1, at('03:00:01')) }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'resume' },
+    },
   ])('$name → $want.kind', ({ spec: over, obs, now, want }) => {
     const action = decide(spec(over), obs, now);
     expect(action).toMatchObject(want);
@@ -454,6 +461,46 @@ describe('decide', () => {
       reason: 'finished: REPORT.md written',
       stopAgent: false,
     });
+  });
+
+  test.each<Case>([
+    {
+      name: 'a crash, worktree gone',
+      spec: { repo: REPO },
+      obs: observation({ session: ended(session(), { exit: exited(1) }), worktreeGone: true }),
+      now: BEFORE_END,
+      want: {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        stopAgent: false,
+        reason:
+          `the worktree ${REPO.worktree} is gone (removed outside overnight), so no session can start; ` +
+          `what was committed is on the branch ${REPO.branch}`,
+      },
+    },
+    {
+      name: 'the end time, worktree gone',
+      spec: { repo: REPO },
+      obs: observation({ session: ended(session(), { exit: exited(0) }), worktreeGone: true }),
+      now: AFTER_END,
+      want: { kind: 'finish', sentinel: 'FAILED' },
+    },
+    {
+      name: 'an agent still running, worktree gone',
+      spec: { repo: REPO },
+      obs: observation({ session: running(), worktreeGone: true, outputAt: BEFORE_END }),
+      now: BEFORE_END,
+      want: { kind: 'none' },
+    },
+    {
+      name: 'a crash, worktree there',
+      spec: { repo: REPO },
+      obs: observation({ session: ended(session(), { exit: exited(1) }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'resume' },
+    },
+  ])('a repository run: $name → $want.kind', ({ spec: over, obs, now, want }) => {
+    expect(decide(spec(over), obs, now)).toMatchObject(want);
   });
 
   test('is pure: same inputs, same action; inputs untouched', () => {

@@ -102,3 +102,47 @@ describe('runDetails', () => {
     expect(field(lines, 'watch')).toBeUndefined(); // waiting: no agent, no tmux session to attach to
   });
 });
+
+describe('the task in the details', () => {
+  test.each<{ name: string; over: Partial<DetailsRow>; want: string }>([
+    { name: 'one line', over: {}, want: 'Survey CRDT libraries for offline sync' },
+    {
+      name: 'a brief of many lines (an older summary holds all of it)',
+      over: { task: 'Night brief\n\n## Part one\nlots more' },
+      want: `Night brief … (the whole task is in ${WS}/CLAUDE.md)`,
+    },
+    {
+      name: 'a first line whose row says there is more',
+      over: { task: 'Night brief', taskMore: true },
+      want: `Night brief … (the whole task is in ${WS}/CLAUDE.md)`,
+    },
+    {
+      name: 'a first line cut at 100 characters',
+      over: { task: 'x'.repeat(150) },
+      want: `${'x'.repeat(99)}… (the whole task is in ${WS}/CLAUDE.md)`,
+    },
+    {
+      name: 'an escape sequence in it',
+      over: { task: 'Red \u001b[31malert' },
+      want: 'Red \\x1b[31malert',
+    },
+    { name: 'unknown', over: { task: null }, want: '(unknown)' },
+  ])('$name → $want', ({ over, want }) => {
+    expect(field(runDetails(row(over), { report: false }, NOW, UTC), 'task')).toBe(want);
+  });
+});
+
+describe('runDetails: nights that continue each other', () => {
+  test.each([
+    { name: 'a follow-up', over: { continues: 'a' }, want: { continues: 'a', next: undefined } },
+    {
+      name: 'a continued run',
+      over: { continuedBy: 'c' },
+      want: { continues: undefined, next: 'continued by c' },
+    },
+    { name: 'a night of its own', over: {}, want: { continues: undefined, next: undefined } },
+  ])('$name → $want', ({ over, want }) => {
+    const lines = runDetails(row(over), { report: false }, NOW, UTC);
+    expect({ continues: field(lines, 'continues'), next: field(lines, 'next night') }).toEqual(want);
+  });
+});

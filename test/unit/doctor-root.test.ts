@@ -96,6 +96,36 @@ describe('schedule', () => {
       facts: { marker: { backend: 'cron' } },
       want: { status: 'problem', detail: expect.stringMatching(/is not a schedule marker/), fix: FIX },
     },
+    {
+      name: 'the entry the marker names is there',
+      facts: { entries: [{ backend: 'cron', where: 'crontab' }] },
+      want: { status: 'ok' },
+    },
+    {
+      name: 'the marker without its entry (removed by hand)',
+      facts: { entries: [] },
+      want: {
+        status: 'problem',
+        detail:
+          '/r/.schedule.json says cron, but no cron entry was found; run `overnight schedule install` again',
+        fix: FIX,
+      },
+    },
+    {
+      name: 'an entry without a marker (an install that did not finish)',
+      facts: {
+        marker: undefined,
+        heartbeat: undefined,
+        entries: [{ backend: 'systemd', where: '/u/x.timer' }],
+      },
+      want: {
+        status: 'warning',
+        detail:
+          'no schedule installed: a systemd entry (/u/x.timer) is left over from an install that did not ' +
+          'finish; run `overnight schedule install` again, or `overnight schedule uninstall`',
+        fix: FIX,
+      },
+    },
   ])('$name → $want.status', ({ facts: over, want }) => {
     expect(checkSchedule(facts(over), NOW)).toMatchObject(want);
   });
@@ -142,8 +172,10 @@ describe('runs root', () => {
     ownerUid: 1000,
     uid: 1000,
     checkedPath: '/home/me/overnight-runs',
-    mount: { mountPoint: '/', type: 'ext4' },
+    mount: { mountPoint: '/', type: 'ext4', readOnly: false },
     freeBytes: 50 * GB,
+    writeError: null,
+    fileInTheWay: null,
     ...over,
   });
   const byName = (rs: CheckResult[]) => Object.fromEntries(rs.map((r) => [r.name, r]));
@@ -178,43 +210,92 @@ describe('runs root', () => {
       want: { status: 'problem', detail: /cannot read, write and enter/ },
     },
     { name: 'someone else', facts: { ownerUid: 0 }, want: { status: 'problem', detail: /belongs to uid 0/ } },
+    {
+      name: 'missing, and its parent too',
+      facts: { exists: false, isDirectory: false, mode: null, checkedPath: '/' },
+      want: { status: 'problem', detail: /does not exist, nor does its parent \/home\/me$/ },
+    },
+    {
+      name: 'missing, a file in the way',
+      facts: {
+        exists: false,
+        isDirectory: false,
+        mode: null,
+        checkedPath: '/home/me',
+        fileInTheWay: '/home/me',
+      },
+      want: { status: 'problem', detail: /cannot be created: \/home\/me is a file/ },
+    },
+    {
+      name: 'on a read-only mount, 0755',
+      facts: { mode: 0o755, mount: { mountPoint: '/home', type: 'ext4', readOnly: true } },
+      want: { status: 'problem', detail: /is on a read-only filesystem \(\/home\): no run can be written/ },
+    },
+    {
+      name: 'a write refused as read-only',
+      facts: { writeError: 'EROFS' },
+      want: { status: 'problem', detail: /read-only filesystem/ },
+    },
+    {
+      name: 'missing, its parent read-only',
+      facts: { exists: false, isDirectory: false, mode: null, checkedPath: '/home/me', writeError: 'EROFS' },
+      want: { status: 'problem', detail: /^\/home\/me \(where .* would be created\) is on a read-only/ },
+    },
+    {
+      name: 'a write refused',
+      facts: { writeError: 'EACCES' },
+      want: { status: 'problem', detail: /cannot be written by you \(permission denied\)/ },
+    },
+    {
+      name: 'a full disk',
+      facts: { writeError: 'ENOSPC' },
+      want: { status: 'problem', detail: /disk is full/ },
+    },
   ])('the directory, $name → $want.status', check('runs root'));
+
+  test('a read-only root is never told to chmod', () => {
+    const [dir] = checkRunsRoot(
+      facts({ mode: 0o555, mount: { mountPoint: '/mnt/ro', type: 'tmpfs', readOnly: true } }),
+    );
+    expect(dir?.fix).toMatch(/^remount it read-write, or set OVERNIGHT_HOME/);
+    expect(dir?.fix).not.toContain('chmod');
+  });
 
   test.each<Case>([
     { name: 'ext4', facts: {}, want: { status: 'ok', detail: /on ext4 \(\/\), a local filesystem/ } },
     {
       name: 'apfs',
-      facts: { mount: { mountPoint: '/System/Volumes/Data', type: 'apfs' } },
+      facts: { mount: { mountPoint: '/System/Volumes/Data', type: 'apfs', readOnly: false } },
       want: { status: 'ok', detail: /apfs/ },
     },
     {
       name: 'nfs',
-      facts: { mount: { mountPoint: '/home', type: 'nfs4' } },
+      facts: { mount: { mountPoint: '/home', type: 'nfs4', readOnly: false } },
       want: { status: 'problem', detail: /nfs4 \(\/home\), a network filesystem/ },
     },
     {
       name: 'cifs',
-      facts: { mount: { mountPoint: '/mnt/share', type: 'cifs' } },
+      facts: { mount: { mountPoint: '/mnt/share', type: 'cifs', readOnly: false } },
       want: { status: 'problem', detail: /network/ },
     },
     {
       name: 'smbfs',
-      facts: { mount: { mountPoint: '/Volumes/share', type: 'smbfs' } },
+      facts: { mount: { mountPoint: '/Volumes/share', type: 'smbfs', readOnly: false } },
       want: { status: 'problem', detail: /network/ },
     },
     {
       name: 'sshfs',
-      facts: { mount: { mountPoint: '/mnt/remote', type: 'fuse.sshfs' } },
+      facts: { mount: { mountPoint: '/mnt/remote', type: 'fuse.sshfs', readOnly: false } },
       want: { status: 'problem', detail: /network/ },
     },
     {
       name: 'tmpfs',
-      facts: { mount: { mountPoint: '/tmp', type: 'tmpfs' } },
+      facts: { mount: { mountPoint: '/tmp', type: 'tmpfs', readOnly: false } },
       want: { status: 'warning', detail: /lost at a reboot/ },
     },
     {
       name: 'other fuse',
-      facts: { mount: { mountPoint: '/x', type: 'fuse.gvfsd-fuse' } },
+      facts: { mount: { mountPoint: '/x', type: 'fuse.gvfsd-fuse', readOnly: false } },
       want: { status: 'warning', detail: /may not lock/ },
     },
     { name: 'unknown', facts: { mount: null }, want: { status: 'warning', detail: /unknown/ } },
@@ -241,15 +322,28 @@ describe('runs root', () => {
 
   test('mount tables and the longest prefix', () => {
     const linux = parseProcMounts(
-      '/dev/vda / ext4 rw 0 0\nserver:/home /home nfs4 rw 0 0\ntmpfs /home/me/my\\040runs tmpfs rw 0 0\n',
+      '/dev/vda / ext4 rw 0 0\nserver:/home /home nfs4 rw 0 0\ntmpfs /home/me/my\\040runs tmpfs ro,nosuid 0 0\n',
     );
-    expect(mountFor('/home/me/overnight-runs', linux)).toEqual({ mountPoint: '/home', type: 'nfs4' });
-    expect(mountFor('/home/me/my runs/x', linux)).toEqual({ mountPoint: '/home/me/my runs', type: 'tmpfs' });
-    expect(mountFor('/homeless', linux)).toEqual({ mountPoint: '/', type: 'ext4' });
+    expect(mountFor('/home/me/overnight-runs', linux)).toEqual({
+      mountPoint: '/home',
+      type: 'nfs4',
+      readOnly: false,
+    });
+    expect(mountFor('/home/me/my runs/x', linux)).toEqual({
+      mountPoint: '/home/me/my runs',
+      type: 'tmpfs',
+      readOnly: true,
+    });
+    expect(mountFor('/homeless', linux)).toEqual({ mountPoint: '/', type: 'ext4', readOnly: false });
     const mac = parseMountOutput(
       '/dev/disk3s1s1 on / (apfs, sealed, local, read-only, journaled)\n//me@nas/share on /Volumes/share (smbfs, nodev, nosuid, mounted by me)\n',
     );
-    expect(mountFor('/Volumes/share/runs', mac)).toEqual({ mountPoint: '/Volumes/share', type: 'smbfs' });
+    expect(mountFor('/Volumes/share/runs', mac)).toEqual({
+      mountPoint: '/Volumes/share',
+      type: 'smbfs',
+      readOnly: false,
+    });
+    expect(mountFor('/', mac)).toEqual({ mountPoint: '/', type: 'apfs', readOnly: true });
     expect(filesystemKind('overlay')).toBe('local');
   });
 });

@@ -15,6 +15,7 @@ import {
 import {
   checkConfig,
   checkCredentials,
+  checkExtraUsage,
   checkPermissionMode,
   doctorExitCode,
   doctorJson,
@@ -24,7 +25,7 @@ import {
   type CheckStatus,
   type CommandRun,
 } from '../../src/core/doctor/checks.js';
-import { spec } from './builders.js';
+import { REPO, RUN_DIR, spec } from './builders.js';
 
 const ok = (stdout: string): CommandRun => ({ exitCode: 0, stdout, stderr: '' });
 const HELP = [
@@ -34,9 +35,15 @@ const HELP = [
   '--session-id <uuid>',
   '-r, --resume [value]',
   '--model <model>',
+  '--fallback-model <model>',
   '--permission-mode <mode>',
   '--allowedTools, --allowed-tools <tools...>',
   '--max-budget-usd <amount>',
+  '--add-dir <directories...>',
+  // 2.1.329 lists only the inline form; the -file form is named in another option's text.
+  '--append-system-prompt <prompt>',
+  '--fork-session',
+  '--system-prompt-snapshot <on|off>',
 ]
   .map((l) => `  ${l.padEnd(40)}does something`)
   .join('\n');
@@ -165,9 +172,20 @@ describe('agent', () => {
   });
 
   test('AGENT_FLAGS covers every flag agentArgs passes', () => {
-    const s = spec({ model: 'opus', maxCost: 10, allowedTools: ['Read'] });
+    const s = spec({
+      model: 'opus',
+      fallbackModel: 'sonnet',
+      maxCost: 10,
+      allowedTools: ['Read'],
+      repo: REPO,
+      continues: '2026-11-20-2300-survey-crdt',
+    });
     const passed = new Set(
-      [...agentArgs(s, 'initial'), ...agentArgs(s, 'resume')].filter((a) => a.startsWith('-')),
+      [
+        ...agentArgs(s, 'initial', 0, false, RUN_DIR),
+        ...agentArgs(s, 'resume', 0, false, RUN_DIR),
+        ...agentArgs(s, 'initial', 0, false, RUN_DIR, '5d2c7a9e-0f6b-4e8d-b1a3-9c4e2f7d6a10'),
+      ].filter((a) => a.startsWith('-')),
     );
     for (const f of passed)
       expect(
@@ -493,5 +511,14 @@ describe('report', () => {
     });
     expect(doctorExitCode(results)).toBe(1);
     expect(doctorExitCode(results.slice(0, 2))).toBe(0);
+  });
+});
+
+describe('extra usage', () => {
+  test.each<{ allow: boolean; want: RegExp }>([
+    { allow: false, want: /^allow_overage is off: a run that would bill paid extra usage is stopped/ },
+    { allow: true, want: /^allow_overage is on: .* runs keep working on paid extra usage/ },
+  ])('allow_overage $allow → said plainly', ({ allow, want }) => {
+    expect(checkExtraUsage(allow)).toMatchObject({ name: 'extra usage', status: 'ok', detail: want });
   });
 });

@@ -95,7 +95,9 @@ describe('formatTable', () => {
       '2026-11-21-2315-survey-crdt  running  4h15m  0/5       3         1          $0.00   5m ago',
       '2026-11-20-2200-x            failed   -      5/5       12        0          $12.35  never',
       '  └ circuit breaker: 5 restarts, last exit 1',
-      '  └ 14 tool calls denied by permissions (WebFetch 9, Bash 5); add them to allowed_tools if the agent needs them',
+      '  └ 14 tool calls denied by permissions (WebFetch 9, Bash 5); if the agent needs them, allow them: ' +
+        '--allowed-tools for a new run, allowed_tools in config.yaml for every run, ' +
+        "or this run's run.yaml for its next session",
     ]);
   });
 
@@ -202,5 +204,28 @@ describe('supervisionWarning', () => {
     },
   ])('$name', ({ args, want }) => {
     expect(supervisionWarning(...args)).toEqual(want);
+  });
+});
+
+describe('formatTable: nights that continue each other', () => {
+  test.each([
+    {
+      name: 'a follow-up',
+      over: { continues: '2026-11-20-2200-x' },
+      want: ['  └ continues 2026-11-20-2200-x'],
+    },
+    {
+      name: 'a continued run',
+      over: { state: 'done' as const, continuedBy: '2026-11-22-2300-x' },
+      want: ['  └ continued by 2026-11-22-2300-x'],
+    },
+    {
+      name: 'the middle night of three',
+      over: { continues: 'a', continuedBy: 'c' },
+      want: ['  └ continues a', '  └ continued by c'],
+    },
+    { name: 'a night of its own', over: {}, want: [] },
+  ])('$name → $want', ({ over, want }) => {
+    expect(formatTable([row(over)], NOW).slice(2)).toEqual(want);
   });
 });

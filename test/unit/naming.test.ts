@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 
 import {
+  attachCommand,
   isRunId,
+  mayBeNamed,
   resolveRunName,
   runId,
   SLUG_MAX,
@@ -27,8 +29,15 @@ describe('slugify', () => {
     { text: '', want: 'run' },
     { text: '   ', want: 'run' },
     { text: '!!!', want: 'run' },
-    { text: '日本語のタスク', want: 'run' },
     { text: '🚀🚀', want: 'run' },
+    // Letters of other scripts are kept, in lower case where they have one.
+    { text: '日本語のタスク', want: '日本語のタスク' },
+    { text: 'Ночная РАБОТА', want: 'ночная-работа' },
+    { text: 'ダウンロード 調査', want: 'ダウンロード-調査' }, // composed again after the accents go
+    { text: 'हिन्दी काम', want: 'हिन्दी-काम' }, // vowel signs are marks, not separators
+    { text: 'Nuit blanche ☾ 2', want: 'nuit-blanche-2' },
+    { text: 'Ελληνικά!', want: 'ελληνικά' },
+    { text: 'Твой отчёт', want: 'твой-отчёт' }, // й and ё are letters of their own, not accented ones
   ])('$text → $want', ({ text, want }) => {
     expect(slugify(text)).toBe(want);
   });
@@ -45,16 +54,28 @@ describe('slugify', () => {
     },
     { text: 'x'.repeat(60), want: 'x'.repeat(40) },
     { text: 'word '.repeat(20), want: 'word-word-word-word-word-word-word-word' },
+    { text: '夜'.repeat(50), want: '夜'.repeat(40) },
+    { text: '𠀋'.repeat(41), want: '𠀋'.repeat(40) }, // beyond the BMP: cut by characters, not halves
   ])('long $text is cut to ≤ 40 chars without a trailing dash → $want', ({ text, want }) => {
     const got = slugify(text);
     expect(got).toBe(want);
-    expect(got.length).toBeLessThanOrEqual(SLUG_MAX);
+    expect(Array.from(got).length).toBeLessThanOrEqual(SLUG_MAX);
+    expect(got).toBe(got.normalize('NFC'));
   });
 
   test.each(['Survey CRDT libraries', 'É—é—é', 'x'.repeat(100), '-a--b-', 'a - b -- c'])(
     '%j uses only [a-z0-9-], no edge or double dashes',
     (text) => {
       expect(slugify(text)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    },
+  );
+
+  test.each(['日本語のタスク', 'Ночная работа', 'a/b\\c 夜', '..', 'x\u0000y', '\u0301abc'])(
+    '%j makes a run id of letters, digits and single dashes',
+    (text) => {
+      const id = runId(new Date(2026, 10, 21, 23, 15), slugify(text));
+      expect(isRunId(id)).toBe(true);
+      expect(slugify(text)).toMatch(/^[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(-[\p{L}\p{M}\p{N}]+)*$/u);
     },
   );
 });
@@ -104,6 +125,10 @@ describe('isRunId', () => {
     { name: '26-11-21-2315-x', want: false },
     { name: '2026-11-21-2315-Survey', want: false },
     { name: '2026-11-21-2315-a_b', want: false },
+    { name: '2026-11-21-2315-夜間の調査', want: true },
+    { name: '2026-11-21-2315-ночь-2', want: true },
+    { name: '2026-11-21-2315-🚀', want: false },
+    { name: '2026-11-21-2315-夜/..', want: false },
     { name: '2026-11-21-2315-a b', want: false },
     { name: 'overnight-2026-11-21-2315-x', want: false },
     { name: '', want: false },
@@ -117,8 +142,13 @@ describe('tmux session names', () => {
   test.each<{ id: string; want: string }>([
     { id: '2026-11-21-2315-survey-crdt', want: 'overnight-2026-11-21-2315-survey-crdt' },
     { id: '2026-11-21-2315-x-2', want: 'overnight-2026-11-21-2315-x-2' },
+    // Spelled out: tmux shows letters beyond ASCII as `_` to a client whose locale is not UTF-8.
+    { id: '2026-11-21-2315-夜間', want: 'overnight-2026-11-21-2315-_591c__9593_' },
+    { id: '2026-11-21-2315-été', want: 'overnight-2026-11-21-2315-_e9_t_e9_' },
+    { id: '2026-11-21-2315-𠀋', want: 'overnight-2026-11-21-2315-_2000b_' },
   ])('$id → $want', ({ id, want }) => {
     expect(tmuxSessionName(id)).toBe(want);
+    expect(tmuxSessionName(id)).toMatch(/^[\x21-\x7e]+$/);
   });
 });
 
@@ -170,6 +200,94 @@ describe('resolveRunName', () => {
   });
 });
 
+describe('resolveRunName by name', () => {
+  const ids = [
+    '2026-11-20-2200-night',
+    '2026-11-21-2315-night',
+    '2026-11-21-2315-night-2',
+    '2026-11-21-2330-夜間の調査',
+    '2026-11-22-0100-nightly-build',
+  ];
+  const named = (id: string, name: string, hour: number) => ({
+    id,
+    name,
+    startedAt: new Date(Date.UTC(2026, 10, 21, hour)),
+  });
+
+  test.each<{ name: string; handle: string; named: ReturnType<typeof named>[]; want: object }>([
+    {
+      name: 'one run with that name',
+      handle: 'night',
+      named: [named('2026-11-20-2200-night', 'night', 1)],
+      want: { id: '2026-11-20-2200-night' },
+    },
+    {
+      name: 'the name as given, spaces and capitals included',
+      handle: 'Nightly Build',
+      named: [named('2026-11-22-0100-nightly-build', 'Nightly Build', 1)],
+      want: { id: '2026-11-22-0100-nightly-build' },
+    },
+    {
+      name: 'the slug of the name',
+      handle: 'nightly-build',
+      named: [named('2026-11-22-0100-nightly-build', 'Nightly Build', 1)],
+      want: { id: '2026-11-22-0100-nightly-build' },
+    },
+    {
+      name: 'a name beyond ASCII',
+      handle: '夜間の調査',
+      named: [named('2026-11-21-2330-夜間の調査', '夜間の調査', 1)],
+      want: { id: '2026-11-21-2330-夜間の調査' },
+    },
+    {
+      name: 'a full id still wins over a name',
+      handle: '2026-11-21-2315-night',
+      named: [named('2026-11-21-2315-night-2', '2026-11-21-2315-night', 5)],
+      want: { id: '2026-11-21-2315-night' },
+    },
+  ])('$name → $want.id', ({ handle, named: n, want }) => {
+    expect(resolveRunName(handle, ids, { named: n })).toEqual(want);
+  });
+
+  test('of several runs with one name the newest wins, and the note says so and names the others', () => {
+    const r = resolveRunName('night', ids, {
+      named: [
+        named('2026-11-20-2200-night', 'night', 1),
+        named('2026-11-21-2315-night-2', 'night', 9),
+        named('2026-11-21-2315-night', 'night', 8),
+      ],
+    });
+    expect(r).toEqual({
+      id: '2026-11-21-2315-night-2',
+      note:
+        '3 runs are named "night"; this is the newest, 2026-11-21-2315-night-2 ' +
+        '(the others: 2026-11-21-2315-night, 2026-11-20-2200-night)',
+    });
+  });
+
+  test('a name no run was given is not matched through the slug of an id', () => {
+    expect(resolveRunName('night', ids, { named: [] })).toEqual({
+      error: 'no run matches "night" (see `overnight status --all`)',
+    });
+  });
+
+  test('the hint names the command as the person runs it', () => {
+    expect(resolveRunName('zzz', ids, { cmd: 'npx overnight' })).toEqual({
+      error: 'no run matches "zzz" (see `npx overnight status --all`)',
+    });
+  });
+
+  test.each<{ handle: string; want: string[] }>([
+    { handle: 'night', want: ['2026-11-20-2200-night', '2026-11-21-2315-night', '2026-11-21-2315-night-2'] },
+    { handle: 'Night', want: ['2026-11-20-2200-night', '2026-11-21-2315-night', '2026-11-21-2315-night-2'] },
+    { handle: 'nightly build', want: ['2026-11-22-0100-nightly-build'] },
+    { handle: '夜間の調査', want: ['2026-11-21-2330-夜間の調査'] },
+    { handle: 'nigh', want: [] },
+  ])('mayBeNamed($handle) reads only $want', ({ handle, want }) => {
+    expect(mayBeNamed(handle, ids)).toEqual(want);
+  });
+});
+
 describe('wrapperInPanes', () => {
   const id = '2026-11-21-2315-survey-crdt';
   test.each<{ name: string; panes: [string, { alive: boolean }][]; want: boolean }>([
@@ -183,5 +301,32 @@ describe('wrapperInPanes', () => {
     { name: 'no tmux server', panes: [], want: false },
   ])('$name → $want', ({ panes, want }) => {
     expect(wrapperInPanes(new Map(panes), id)).toBe(want);
+  });
+});
+
+describe('attachCommand', () => {
+  const id = '2026-11-21-2315-survey-crdt';
+  const own = '/tmp/tmux-1000/overnight';
+  test.each<{ name: string; socket: string | null; want: string }>([
+    { name: "overnight's own server", socket: own, want: `tmux -L overnight attach -t overnight-${id}` },
+    {
+      name: 'a server recorded elsewhere (an older run, another TMUX_TMPDIR)',
+      socket: '/tmp/tmux-1000/default',
+      want: `tmux -S /tmp/tmux-1000/default attach -t overnight-${id}`,
+    },
+    {
+      name: 'a socket path that needs quoting',
+      socket: "/tmp/my dir/it's/overnight",
+      want: `tmux -S '/tmp/my dir/it'\\''s/overnight' attach -t overnight-${id}`,
+    },
+    { name: 'no socket recorded (the oldest runs)', socket: null, want: `tmux attach -t overnight-${id}` },
+  ])('$name → $want', ({ socket, want }) => {
+    expect(attachCommand(id, socket, own)).toBe(want);
+  });
+
+  test("a name beyond ASCII → its session spelled out, on overnight's own server", () => {
+    expect(attachCommand('2026-11-21-2315-夜間', own, own)).toBe(
+      'tmux -L overnight attach -t overnight-2026-11-21-2315-_591c__9593_',
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
   specToDoc,
 } from '../../src/core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionRecord } from '../../src/core/run/types.js';
-import { spec } from './builders.js';
+import { REPO, spec } from './builders.js';
 
 const AT = new Date('2026-11-22T01:02:03.456Z');
 
@@ -141,6 +141,12 @@ describe('session.json', () => {
     { n: 4, mode: 'resume', startedAt: AT },
     { n: 7, mode: 'synthesis', startedAt: new Date('2026-11-22T07:15:00.001Z') },
     { n: 5, mode: 'resume', startedAt: AT, fresh: true },
+    {
+      n: 8,
+      mode: 'synthesis',
+      startedAt: new Date('2026-11-22T08:10:00Z'),
+      deadline: new Date('2026-11-22T08:40:00Z'),
+    },
   ])('round trip $mode #$n', (s) => {
     const text = serializeSession(s);
     expect(text.endsWith('\n')).toBe(true);
@@ -166,8 +172,17 @@ const STORED: RunSpec = spec({
   task: 'Survey CRDT libraries\nwith "quotes", $(subshells), `backticks` and: colons',
   model: 'opus',
   allowedTools: ['Read', 'Bash(git log:*)'],
-  limits: { ...spec().limits, limitMargin: 120, maxTranscript: 1000, stopGrace: 3 },
+  limits: {
+    ...spec().limits,
+    limitMargin: 120,
+    maxTranscript: 1000,
+    stopGrace: 3,
+    transientMax: 60,
+    lateReport: 0,
+  },
   maxCost: 12.5,
+  allowOverage: true,
+  fallbackModel: 'sonnet',
   paths: { ...spec().paths, tmuxSocket: '/tmp/tmux-1000/default' },
 });
 
@@ -188,6 +203,11 @@ describe('run.yaml', () => {
     { name: 'as given', spec: STORED },
     { name: 'with no model', spec: { ...STORED, model: null } },
     { name: 'with an empty task and no tools', spec: { ...STORED, task: '', allowedTools: [] } },
+    { name: 'with a name and a repository', spec: { ...STORED, name: 'Nuit blanche 夜', repo: REPO } },
+    {
+      name: 'with a 1 MB task of every kind of line',
+      spec: { ...STORED, task: 'Brief\n\t"x": \'y\' # z\n  - item\r\n\u001b[31m'.repeat(30_000) },
+    },
   ])('round trip $name, also through YAML text', ({ spec: s }) => {
     expect(specFromDoc(specToDoc(s))).toEqual(s);
     expect(specFromDoc(parse(stringify(specToDoc(s))))).toEqual(s);
@@ -252,6 +272,38 @@ test('restart.log lines written before the uptime column are still read', () => 
       reason: 'agent ended (exit 1)',
     },
   ]);
+});
+
+test('a run.yaml written before the limits policies gets their defaults: 2h, 6h, no overage, no fallback', () => {
+  const doc = specToDoc(STORED) as Record<string, unknown> & { limits_seconds: Record<string, unknown> };
+  delete doc.limits_seconds.transient_max;
+  delete doc.limits_seconds.late_report;
+  delete doc.allow_overage;
+  delete doc.fallback_model;
+  const read = specFromDoc(doc);
+  expect(read.limits).toMatchObject({ transientMax: 7200, lateReport: 21600 });
+  expect(read).toMatchObject({ allowOverage: false, fallbackModel: null });
+  expect(specToDoc(STORED)).toMatchObject({
+    allow_overage: true,
+    fallback_model: 'sonnet',
+    limits_seconds: { transient_max: 60, late_report: 0 },
+  });
+});
+
+test('a run.yaml written before names and repositories were recorded reads as a plain run, unnamed', () => {
+  const doc = specToDoc(STORED) as Record<string, unknown>;
+  delete doc.name;
+  delete doc.repo;
+  expect(specFromDoc(doc)).toMatchObject({ name: null, repo: null });
+});
+
+test.each<{ name: string; repo: unknown; want: string }>([
+  { name: 'repo.worktree missing', repo: { ...REPO, worktree: undefined }, want: 'repo.worktree' },
+  { name: 'repo.base empty', repo: { ...REPO, base: '' }, want: 'repo.base' },
+  { name: 'repo as text', repo: '/home/me/proj', want: 'repo' },
+])('a run.yaml with $name throws naming $want', ({ repo, want }) => {
+  const doc = { ...specToDoc(STORED), repo };
+  expect(() => specFromDoc(doc)).toThrow(`${want} is missing or invalid`);
 });
 
 test('a run.yaml written before the tmux socket was recorded reads as the default server', () => {

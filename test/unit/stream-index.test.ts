@@ -40,6 +40,47 @@ describe('feedLine', () => {
     ];
     expect(folded(...lines).sessions).toEqual(parseStream(lines.join('\n') + '\n'));
   });
+
+  test("the limits a session meets (times, overage, windows, a follow-up's cost) survive the index", () => {
+    const lines = [
+      JSON.stringify({ ...JSON.parse(marker(1, 'initial')), inheritedCostUsd: 0.75 }),
+      JSON.stringify({
+        type: 'assistant',
+        message: { content: [{ type: 'text', text: 'hi' }] },
+        timestamp: '2026-11-21T23:40:00.000Z',
+      }),
+      JSON.stringify({
+        type: 'rate_limit_event',
+        rate_limit_info: {
+          status: 'allowed_warning',
+          resetsAt: 1795259134,
+          rateLimitType: 'five_hour',
+          isUsingOverage: true,
+          unifiedWindows: { seven_day: { utilization: 0.5, resetsAt: 1795859134 } },
+        },
+      }),
+      JSON.stringify({
+        type: 'result',
+        is_error: true,
+        api_error_status: 529,
+        api_error_type: 'overloaded_error',
+        api_error: 'server_error',
+      }),
+    ];
+    const state = folded(...lines);
+    const [s] = state.sessions;
+    expect(s).toMatchObject({
+      startedAt: new Date('2026-11-21T23:15:00.000Z'),
+      lastEventAt: new Date('2026-11-21T23:40:00.000Z'),
+      overageSince: new Date('2026-11-21T23:40:00.000Z'),
+      inheritedCostUsd: 0.75,
+      windows: { sevenDay: { utilization: 0.5, resetsAt: new Date(1795859134 * 1000) } },
+      result: { apiErrorType: 'overloaded_error', apiError: 'server_error' },
+    });
+    expect(state.sessions).toEqual(parseStream(lines.join('\n') + '\n'));
+    expect(reviveDatesIn(JSON.parse(JSON.stringify(state)) as StreamState)).toEqual(state);
+    expect(JSON.parse(JSON.stringify(state), reviveDates)).toEqual(state);
+  });
 });
 
 interface LongCase {
@@ -58,6 +99,15 @@ describe('feedLongLine', () => {
         message: { content: [{ type: 'tool_use', name: 'Write', input: { file_path: '/a', content: big } }] },
       }),
       want: { assistantEvents: 1, toolCalls: 1, result: null },
+    },
+    {
+      name: 'a huge assistant event with its timestamp last (the CLI) → its time is the last event',
+      line: JSON.stringify({
+        type: 'assistant',
+        message: { content: [{ type: 'text', text: big }] },
+        timestamp: '2026-11-22T01:02:03.000Z',
+      }),
+      want: { assistantEvents: 1, lastEventAt: new Date('2026-11-22T01:02:03.000Z') },
     },
     {
       name: 'a huge tool result → nothing counted',
@@ -102,6 +152,23 @@ describe('feedLongLine', () => {
         total_cost_usd: 0.5,
       }),
       want: { result: expect.objectContaining({ isError: true, apiErrorStatus: 529, costUsd: 0.5 }) },
+    },
+    {
+      name: 'a huge API error result → its error type and cause kept',
+      line: JSON.stringify({
+        type: 'result',
+        is_error: true,
+        api_error_status: 429,
+        api_error_type: 'rate_limit_error',
+        api_error: 'usage_limit_reached',
+        result: `API Error ${big}`,
+      }),
+      want: {
+        result: expect.objectContaining({
+          apiErrorType: 'rate_limit_error',
+          apiError: 'usage_limit_reached',
+        }),
+      },
     },
     {
       name: 'a huge line that is not JSON (a sparse file, a dump) → its start kept as an other line',

@@ -72,6 +72,7 @@ describe('parseStream', () => {
       status: 'rejected',
       resetsAt: new Date(1795259134 * 1000),
       type: 'five_hour',
+      usingOverage: false,
     });
     expect(s?.result).toMatchObject({ isError: true, apiErrorStatus: 429 });
   });

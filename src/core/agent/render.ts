@@ -1,5 +1,6 @@
-// stream-json rendered for a person: one line per thing that happened. Pure.
-import { oneLine } from '../text.js';
+// stream-json rendered for a person: one line per thing that happened. Pure. Everything the
+// stream says is made safe for a terminal before the palette adds colour of its own.
+import { oneLine, safeText } from '../text.js';
 
 export interface Palette {
   dim: (s: string) => string;
@@ -55,7 +56,16 @@ export function eventType(raw: string): string | null {
 }
 
 /** Lines for one line of output.log; none for events a person does not need (deltas, status). */
-export function renderLine(raw: string, p: Palette): string[] {
+export function renderLine(raw: string, palette: Palette): string[] {
+  const safe = (paint: (s: string) => string) => (s: string) => paint(safeText(s));
+  const p: Palette = {
+    dim: safe(palette.dim),
+    bold: safe(palette.bold),
+    red: safe(palette.red),
+    yellow: safe(palette.yellow),
+    cyan: safe(palette.cyan),
+  };
+  const plainText = safe(plain);
   if (raw.trim() === '') return [];
   let e: Record<string, unknown>;
   try {
@@ -78,7 +88,7 @@ export function renderLine(raw: string, p: Palette): string[] {
       return [];
     case 'assistant':
       return (message.content ?? []).flatMap((b) => {
-        if (b.type === 'text' && b.text) return [b.text];
+        if (b.type === 'text' && b.text) return [plainText(b.text)];
         if (b.type === 'tool_use')
           return [p.cyan(`→ ${b.name ?? 'tool'} ${mainArgument(b.input)}`.trimEnd())];
         return [];
@@ -100,7 +110,7 @@ export function renderLine(raw: string, p: Palette): string[] {
         typeof e.result === 'string' ? e.result : Array.isArray(e.errors) ? e.errors.join('; ') : '',
       );
       const head = `■ result ${e.subtype}${e.is_error ? ' (error)' : ''}${turns}${cost}`;
-      return [e.is_error ? p.red(`${head}: ${text}`) : p.bold(head) + (text ? `: ${text}` : '')];
+      return [e.is_error ? p.red(`${head}: ${text}`) : p.bold(head) + (text ? plainText(`: ${text}`) : '')];
     }
     default:
       return [];

@@ -1,4 +1,11 @@
-import { currentSession, emptySession, feedOtherLine, parseResult, type StreamState } from './stream.js';
+import {
+  currentSession,
+  emptySession,
+  feedAssistant,
+  feedOtherLine,
+  parseResult,
+  type StreamState,
+} from './stream.js';
 
 // What the stream index needs of the reducer besides whole lines: lines too long to hold, and a
 // state that survives a round trip through JSON. Pure.
@@ -13,7 +20,7 @@ export const LONG_TAIL = 64 * 1024;
  * What the state looks like: an index written under another shape (a field added to SessionLog,
  * or a change of meaning, which bumps the number) is rebuilt from the raw log.
  */
-export const STREAM_SHAPE = `2:${Object.keys(emptySession(null, null)).sort().join(',')}`;
+export const STREAM_SHAPE = `3:${Object.keys(emptySession(null, null)).sort().join(',')}`;
 
 const count = (text: string, what: string) => text.split(what).length - 1;
 
@@ -25,8 +32,8 @@ export function feedLongLine(state: StreamState, head: string, tail: string): vo
   if (!head.startsWith('{')) return feedOtherLine(state, head);
   const has = (what: string) => head.includes(what) || tail.includes(what);
   if (has('"type":"assistant"')) {
+    feedAssistant(state, head, tail);
     const s = currentSession(state);
-    s.assistantEvents++;
     s.toolCalls += count(head, '"type":"tool_use"') + count(tail, '"type":"tool_use"');
   } else if (has('"type":"result"')) {
     currentSession(state).result = longResult(head, tail);
@@ -58,6 +65,8 @@ function longResult(head: string, tail: string) {
     subtype: field(/"subtype":"([^"]*)"/),
     is_error: field(/"is_error":(true|false)/) === 'true',
     api_error_status: number('api_error_status'),
+    api_error_type: field(/"api_error_type":"([^"]*)"/),
+    api_error: field(/"api_error":"([^"]*)"/),
     session_id: field(/"session_id":"([^"]*)"/),
     result: longText(head) ?? longText(tail),
     num_turns: number('num_turns'),
@@ -132,9 +141,12 @@ export function judgeIndex(
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-/** JSON.parse's reviver for a stored state: ISO times under keys ending in `At` become Dates again. */
+/** Keys whose values are times: `startedAt`, `resetsAt`, `overageSince`. */
+const TIME_KEY = /(At|Since)$/;
+
+/** JSON.parse's reviver for a stored state: ISO times under time keys become Dates again. */
 export function reviveDates(key: string, value: unknown): unknown {
-  return typeof value === 'string' && key.endsWith('At') && ISO.test(value) ? new Date(value) : value;
+  return typeof value === 'string' && TIME_KEY.test(key) && ISO.test(value) ? new Date(value) : value;
 }
 
 /** The same, in place, for a value already parsed (cheaper than a reviver over a whole index). */
@@ -146,7 +158,7 @@ export function reviveDatesIn<T>(value: T): T {
     for (const key in obj) {
       const v = obj[key];
       if (typeof v === 'string') {
-        if (key.endsWith('At') && ISO.test(v)) obj[key] = new Date(v);
+        if (TIME_KEY.test(key) && ISO.test(v)) obj[key] = new Date(v);
       } else if (v !== null && typeof v === 'object') {
         reviveDatesIn(v);
       }

@@ -1,5 +1,9 @@
 // The agent's stream-json output, read back into one record per session. Pure: text in, records out.
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
+import { isApiTrouble } from './api-trouble.js';
+import { readRateLimit, timestampOf, type RateLimit, type UsageWindow } from './rate-limit.js';
+
+export type { RateLimit, UsageWindow };
 
 export interface SessionResult {
   /** The conversation the result belongs to. */
@@ -7,6 +11,10 @@ export interface SessionResult {
   subtype: string;
   isError: boolean;
   apiErrorStatus: number | null;
+  /** The API error's type (`rate_limit_error`, `overloaded_error`, `api_error`, …), when the CLI says. */
+  apiErrorType: string | null;
+  /** The CLI's typed cause (`usage_limit_reached`, …), when it says. */
+  apiError: string | null;
   text: string;
   numTurns: number | null;
   durationMs: number | null;
@@ -15,12 +23,6 @@ export interface SessionResult {
   outputTokens: number;
   /** Tool names of the calls the permission mode denied. */
   denied: string[];
-}
-
-export interface RateLimit {
-  status: string;
-  resetsAt: Date | null;
-  type: string | null;
 }
 
 export interface SessionLog {
@@ -33,12 +35,21 @@ export interface SessionLog {
   model: string | null;
   result: SessionResult | null;
   rateLimit: RateLimit | null;
+  /** When the session went on paid extra usage (it still is, per its latest rate_limit_event). */
+  overageSince: Date | null;
+  /** The 5-hour and weekly windows' utilization, from the session's latest events that carry it. */
+  windows: { fiveHour: UsageWindow | null; sevenDay: UsageWindow | null };
+  /** The session's start (overnight's marker), and its newest event time: when things happened. */
+  startedAt: Date | null;
+  lastEventAt: Date | null;
   apiRetries: number;
   toolCalls: number;
   /** Assistant events: any output of the model at all. */
   assistantEvents: number;
   /** The last few lines that were not stream-json (stack traces, CLI errors printed as text). */
   otherLines: string[];
+  /** A follow-up's first session: what its conversation had cost before it was resumed into this run. */
+  inheritedCostUsd: number;
 }
 
 const KEEP_OTHER = 5;
@@ -56,10 +67,15 @@ export function emptySession(
     model: null,
     result: null,
     rateLimit: null,
+    overageSince: null,
+    windows: { fiveHour: null, sevenDay: null },
+    startedAt: null,
+    lastEventAt: null,
     apiRetries: 0,
     toolCalls: 0,
     assistantEvents: 0,
     otherLines: [],
+    inheritedCostUsd: 0,
   };
 }
 
@@ -75,6 +91,8 @@ export function parseResult(e: Record<string, unknown>): SessionResult {
     subtype: str(e.subtype) ?? 'unknown',
     isError: e.is_error === true,
     apiErrorStatus: num(e.api_error_status),
+    apiErrorType: str(e.api_error_type),
+    apiError: str(e.api_error),
     text: str(e.result) ?? errors.join('; '),
     numTurns: num(e.num_turns),
     durationMs: num(e.duration_ms),
@@ -99,13 +117,14 @@ const WANTED = [
   '"type":"rate_limit_event"',
   '"type":"overnight_session"',
 ];
+
 const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||
   (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
 
 /**
  * The stream read so far: one record per session. A plain JSON value (its Dates aside, which
- * `reviveStream` restores), so a reader can keep it on disk and fold in only what is new.
+ * `reviveDatesIn` restores), so a reader can keep it on disk and fold in only what is new.
  */
 export interface StreamState {
   sessions: SessionLog[];
@@ -129,11 +148,19 @@ export function feedOtherLine(state: StreamState, line: string): void {
   if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
 }
 
+/** An assistant event: any output of the model, and when it came (`text` is the line or its ends). */
+export function feedAssistant(state: StreamState, ...text: string[]): void {
+  const s = currentSession(state);
+  s.assistantEvents++;
+  const at = text.reduceRight<Date | null>((found, part) => found ?? timestampOf(part), null);
+  s.lastEventAt = at ?? s.lastEventAt;
+}
+
 /** Folds one line of output.log (without its newline) into the state. */
 export function feedLine(state: StreamState, line: string): void {
   if (line.trim() === '') return;
   if (!line.startsWith('{')) return feedOtherLine(state, line);
-  if (line.includes('"type":"assistant"')) currentSession(state).assistantEvents++;
+  if (line.includes('"type":"assistant"')) feedAssistant(state, line);
   if (!wanted(line)) return;
   let e: Record<string, unknown>;
   try {
@@ -147,9 +174,14 @@ export function feedLine(state: StreamState, line: string): void {
 /** One parsed event: a plain switch over its type, so a new field is one more case. */
 export function feedEvent(state: StreamState, e: Record<string, unknown>): void {
   switch (e.type) {
-    case 'overnight_session':
-      state.sessions.push(emptySession(num(e.session), str(e.mode), str(e.conversation)));
+    case 'overnight_session': {
+      const s = emptySession(num(e.session), str(e.mode), str(e.conversation));
+      const at = new Date(str(e.at) ?? '');
+      s.startedAt = Number.isNaN(at.getTime()) ? null : at;
+      s.inheritedCostUsd = num(e.inheritedCostUsd) ?? 0;
+      state.sessions.push(s);
       return;
+    }
     case 'system': {
       const s = currentSession(state);
       if (e.subtype === 'init') {
@@ -160,16 +192,9 @@ export function feedEvent(state: StreamState, e: Record<string, unknown>): void 
       }
       return;
     }
-    case 'rate_limit_event': {
-      const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
-      const resets = num(info.resetsAt);
-      currentSession(state).rateLimit = {
-        status: str(info.status) ?? 'unknown',
-        resetsAt: resets === null ? null : new Date(resets * 1000),
-        type: str(info.rateLimitType),
-      };
+    case 'rate_limit_event':
+      readRateLimit(currentSession(state), e);
       return;
-    }
     case 'result':
       currentSession(state).result = parseResult(e);
       return;
@@ -239,6 +264,8 @@ export function failedResumesInARow(sessions: readonly SessionLog[]): number {
   for (let i = sessions.length - 1; i >= 0; i--) {
     const s = sessions[i] as SessionLog;
     if (s.mode === 'initial' || s.assistantEvents > 0 || (s.result && !s.result.isError)) break;
+    // The API failed, not the resume: that proves nothing about the conversation.
+    if (isApiTrouble(s.result)) break;
     n++;
   }
   return n;
@@ -254,21 +281,27 @@ export interface Usage {
 /**
  * Totals over a run's sessions, most-denied tools first. A result's total_cost_usd is the running
  * total of its conversation (a resume restores it from the transcript), so the last one of each
- * conversation counts; usage tokens are per session and add up.
+ * conversation counts, less what a follow-up's conversation had cost in the run it came from;
+ * usage tokens are per session and add up.
  */
 export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
   const denied = new Map<string, number>();
   const costByConversation = new Map<string, number>();
+  const inherited = new Map<string, number>();
   let input = 0;
   let output = 0;
   sessions.forEach((s, i) => {
+    if (s.inheritedCostUsd > 0 && s.expected) inherited.set(s.expected, s.inheritedCostUsd);
     if (!s.result) return;
     costByConversation.set(s.result.sessionId ?? s.sessionId ?? `#${i}`, s.result.costUsd);
     input += s.result.inputTokens;
     output += s.result.outputTokens;
     for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
   });
-  const costUsd = [...costByConversation.values()].reduce((a, b) => a + b, 0);
+  const costUsd = [...costByConversation].reduce(
+    (sum, [conversation, usd]) => sum + Math.max(0, usd - (inherited.get(conversation) ?? 0)),
+    0,
+  );
   const tools = [...denied]
     .map(([name, count]) => ({ name, count }))
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));

@@ -1,3 +1,4 @@
+import { parseTargets, type NotifyTarget } from '../notify/targets.js';
 import type { Limits } from '../run/types.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
 
@@ -12,6 +13,24 @@ export const PERMISSION_MODES = [
   'plan',
 ] as const;
 export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
+/**
+ * A repository run's tools when none were chosen: reading, and git to look and to commit, never to
+ * push. No bare Write or Edit: acceptEdits already lets the agent edit its worktree and the run's
+ * directory, and a bare Write rule would let it write anywhere (the person's checkout included).
+ */
+export const REPO_ALLOWED_TOOLS = [
+  'Read',
+  'Glob',
+  'Grep',
+  'WebSearch',
+  'WebFetch',
+  'Bash(git status:*)',
+  'Bash(git diff:*)',
+  'Bash(git log:*)',
+  'Bash(git show:*)',
+  'Bash(git add:*)',
+  'Bash(git commit:*)',
+];
 
 /** Everything configurable: a run's limits (copied into its run.yaml at launch) and the rest. */
 export interface Settings extends Limits {
@@ -22,6 +41,18 @@ export interface Settings extends Limits {
   permissionMode: string;
   allowedTools: string[];
   maxCost: number | null;
+  /** Where transitions are sent: config file only (a list has no environment variable). */
+  notify: NotifyTarget[];
+  /** Seconds one delivery attempt may take. */
+  notifyTimeout: number;
+  /** Attempts before a delivery is given up. */
+  notifyTries: number;
+  /** Seconds before the first retry of a failed delivery; doubling after. */
+  notifyBackoff: number;
+  /** Keep working on paid extra usage when the subscription window is spent. */
+  allowOverage: boolean;
+  /** Passed to every session as --fallback-model (Claude Code switches when the model is overloaded). */
+  fallbackModel: string | null;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -36,6 +67,8 @@ const LIMIT_FIELDS: readonly (keyof Limits)[] = [
   'limitMargin',
   'maxTranscript',
   'stopGrace',
+  'transientMax',
+  'lateReport',
 ];
 
 /** The limits a run is launched with, out of the settings. */
@@ -53,7 +86,8 @@ type Kind =
   | 'permission-mode'
   | 'tools'
   | 'money'
-  | 'size';
+  | 'size'
+  | 'boolean';
 
 interface KeySpec {
   field: keyof Settings;
@@ -84,7 +118,17 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   max_transcript: { field: 'maxTranscript', kind: 'size', env: 'OVERNIGHT_MAX_TRANSCRIPT' },
   stop_grace: { field: 'stopGrace', kind: 'positive-duration', env: 'OVERNIGHT_STOP_GRACE' },
   max_cost: { field: 'maxCost', kind: 'money', env: 'OVERNIGHT_MAX_COST' },
+  transient_max: { field: 'transientMax', kind: 'duration', env: 'OVERNIGHT_TRANSIENT_MAX' },
+  late_report: { field: 'lateReport', kind: 'duration', env: 'OVERNIGHT_LATE_REPORT' },
+  allow_overage: { field: 'allowOverage', kind: 'boolean', env: 'OVERNIGHT_ALLOW_OVERAGE' },
+  fallback_model: { field: 'fallbackModel', kind: 'model', env: 'OVERNIGHT_FALLBACK_MODEL' },
+  notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
+  notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
+  notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
 };
+
+/** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
+const NOTIFY_KEY = 'notify';
 
 export function defaultSettings(home: string): Settings {
   return {
@@ -106,6 +150,14 @@ export function defaultSettings(home: string): Settings {
     maxTranscript: 256 * 1024 * 1024,
     stopGrace: 10,
     maxCost: null,
+    notify: [],
+    notifyTimeout: 10,
+    notifyTries: 5,
+    notifyBackoff: 120,
+    transientMax: 2 * 3600,
+    lateReport: 6 * 3600,
+    allowOverage: false,
+    fallbackModel: null,
   };
 }
 
@@ -133,6 +185,7 @@ const ACCEPTS: Record<Kind, string> = {
   tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
   size: 'expected a size such as 256MB, 1GB or 500KB',
+  boolean: 'expected true or false',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -179,6 +232,13 @@ function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
           : NaN;
       return amount > 0 ? { ok: true, value: amount } : { ok: false };
     }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      const word = typeof text === 'string' ? text.trim().toLowerCase() : '';
+      if (['true', 'yes', 'on', '1'].includes(word)) return { ok: true, value: true };
+      if (['false', 'no', 'off', '0'].includes(word)) return { ok: true, value: false };
+      return { ok: false };
+    }
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
@@ -202,19 +262,27 @@ export interface Layers {
  * the default (or the lower layer's value) stands for that key; the caller decides
  * whether a problem is fatal (launch) or a warning (reconcile).
  */
-export function resolveSettings(layers: Layers): { settings: Settings; problems: ConfigProblem[] } {
+export function resolveSettings(layers: Layers): {
+  settings: Settings;
+  problems: ConfigProblem[];
+  /** The keys some layer set (a default may depend on whether the person chose a value). */
+  chosen: string[];
+} {
   const settings = defaultSettings(layers.home) as unknown as Record<string, unknown>;
   const problems: ConfigProblem[] = [];
+  const chosen = new Set<string>();
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
-      const known = Object.keys(CONFIG_KEYS).join(', ');
+      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY].join(', ');
       problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
       return;
     }
     const parsed = parseValue(spec.kind, raw, layers.home);
-    if (parsed.ok) settings[spec.field] = parsed.value;
-    else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
+    if (parsed.ok) {
+      settings[spec.field] = parsed.value;
+      chosen.add(key);
+    } else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
   };
 
   const file = layers.file;
@@ -228,7 +296,13 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
       });
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
-        if (raw === null && (key === 'model' || key === 'max_cost')) continue;
+        if (raw === null && (key === 'model' || key === 'max_cost' || key === 'fallback_model')) continue;
+        if (key === NOTIFY_KEY) {
+          const { targets, problems: skipped } = parseTargets(raw, layers.home);
+          settings.notify = targets;
+          for (const message of skipped) problems.push({ key, source: file.path, value: undefined, message });
+          continue;
+        }
         apply(key, raw, file.path);
       }
     }
@@ -240,5 +314,5 @@ export function resolveSettings(layers: Layers): { settings: Settings; problems:
   for (const [key, raw] of Object.entries(layers.flags ?? {})) {
     if (raw !== undefined) apply(key, raw, `--${key.replace(/_/g, '-')}`);
   }
-  return { settings: settings as unknown as Settings, problems };
+  return { settings: settings as unknown as Settings, problems, chosen: [...chosen] };
 }

@@ -10,9 +10,17 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   ['--session-id'],
   ['--resume', '-r'],
   ['--model'],
+  ['--fallback-model'],
   ['--permission-mode'],
   ['--allowedTools', '--allowed-tools'],
   ['--max-budget-usd'],
+  // A repository run's: 2.1.329's --help names the file form only as `--append-system-prompt[-file]`.
+  ['--append-system-prompt-file', '--append-system-prompt'],
+  ['--add-dir'],
+  // A follow-up's (`overnight continue`): the earlier conversation resumed into its own, and a
+  // repository follow-up's briefing rendered afresh.
+  ['--fork-session'],
+  ['--system-prompt-snapshot'],
 ];
 
 const mentions = (text: string, flag: string) =>

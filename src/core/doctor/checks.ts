@@ -1,5 +1,6 @@
 import { permissionModeProblem } from '../agent/args.js';
 import { describeProblem, type ConfigProblem } from '../config/settings.js';
+import { safeJson } from '../text.js';
 
 // `overnight doctor`: pure evaluators that turn gathered facts into one result per check, and the
 // report. The facts are gathered by adapters/doctor-facts; nothing here reads a file or runs a process.
@@ -149,6 +150,26 @@ export function checkPermissionMode(
   return { name, status: 'ok', detail: `permission_mode ${mode}${asRoot}` };
 }
 
+/** Whether a night may bill paid extra usage once the subscription window is spent: said either way. */
+export function checkExtraUsage(allowOverage: boolean): CheckResult {
+  const name = 'extra usage';
+  if (allowOverage)
+    return {
+      name,
+      status: 'ok',
+      detail:
+        'allow_overage is on: when the subscription window is spent, runs keep working on paid extra ' +
+        'usage (status says since when)',
+    };
+  return {
+    name,
+    status: 'ok',
+    detail:
+      'allow_overage is off: a run that would bill paid extra usage is stopped and waits for the ' +
+      'window to reset (launch --allow-overage, or allow_overage: true, lets it go on)',
+  };
+}
+
 export interface ConfigFacts {
   path: string;
   exists: boolean;
@@ -196,7 +217,7 @@ export function doctorJson(
 ): string {
   const out: Record<string, unknown> = { asScheduler: where.asScheduler };
   if (where.asScheduler && where.env) out.environment = shownEnv(where.env);
-  return JSON.stringify({ ...out, checks: results, summary: summarize(results) }, null, 2);
+  return safeJson({ ...out, checks: results, summary: summarize(results) }, 2);
 }
 
 /** The scheduler's environment for display: a value that looks like a secret is not shown. */

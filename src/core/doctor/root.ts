@@ -1,86 +1,13 @@
+import { dirname } from 'node:path';
+
+import { fsErrorWords } from '../run/runs-root.js';
 import type { CheckResult } from './checks.js';
+import { filesystemKind, type Mount } from './mounts.js';
 
 // Doctor checks of the runs root: its directory, the filesystem under it, free space.
 
-export interface Mount {
-  mountPoint: string;
-  type: string;
-}
-
-/** `/proc/mounts` (Linux): `device mountpoint type options 0 0`, spaces in paths as `\040`. */
-export function parseProcMounts(text: string): Mount[] {
-  const unescape = (s: string) =>
-    s.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
-  return text
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((f) => f.length >= 3)
-    .map((f) => ({ mountPoint: unescape(f[1] as string), type: f[2] as string }));
-}
-
-/** `mount` on macOS and the BSDs: `device on /mount/point (type, option, …)`. */
-export function parseMountOutput(text: string): Mount[] {
-  return text
-    .split('\n')
-    .map((line) => / on (.+) \(([^,)]+)/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ mountPoint: m[1] as string, type: (m[2] as string).trim() }));
-}
-
-/**
- * The mount holding `path` (absolute, links resolved): the longest mount point prefix; the last one
- * wins a tie.
- */
-export function mountFor(path: string, mounts: readonly Mount[]): Mount | null {
-  let best: Mount | null = null;
-  for (const m of mounts) {
-    const inside =
-      path === m.mountPoint ||
-      path.startsWith(m.mountPoint.endsWith('/') ? m.mountPoint : `${m.mountPoint}/`);
-    if (inside && (!best || m.mountPoint.length >= best.mountPoint.length)) best = m;
-  }
-  return best;
-}
-
-const NETWORK = new Set([
-  'nfs',
-  'nfs4',
-  'cifs',
-  'smb',
-  'smb2',
-  'smb3',
-  'smbfs',
-  'afpfs',
-  'ncpfs',
-  'webdav',
-  'davfs',
-  'afs',
-  'coda',
-  'ceph',
-  'glusterfs',
-  'lustre',
-  'gpfs',
-  'beegfs',
-  'sshfs',
-  'fuse.sshfs',
-  'fuse.s3fs',
-  'fuse.rclone',
-  'fuse.gcsfuse',
-  'fuse.glusterfs',
-  'fuse.ceph',
-  'fuse.davfs2',
-  'fuse.cephfs',
-]);
-const MEMORY = new Set(['tmpfs', 'ramfs']);
-
-export type FsKind = 'local' | 'network' | 'memory' | 'fuse';
-
-export function filesystemKind(type: string): FsKind {
-  if (NETWORK.has(type)) return 'network';
-  if (MEMORY.has(type)) return 'memory';
-  if (type.startsWith('fuse') || type === '9p') return 'fuse';
-  return 'local';
-}
+export { filesystemKind, mountFor, parseMountOutput, parseProcMounts } from './mounts.js';
+export type { FsKind, Mount } from './mounts.js';
 
 export interface RunsRootFacts {
   path: string;
@@ -95,6 +22,13 @@ export interface RunsRootFacts {
   checkedPath: string;
   mount: Mount | null;
   freeBytes: number | null;
+  /**
+   * A file created and removed in the root (or, while it does not exist, in its parent, where
+   * launch would create it): null when that worked or could not be tried, else the error code.
+   */
+  writeError: string | null;
+  /** While the root does not exist: a file above it that is in the way (`/home/me/runs` a file). */
+  fileInTheWay: string | null;
 }
 
 const MB = 1024 * 1024;
@@ -105,22 +39,71 @@ function formatBytes(n: number): string {
   return n >= 1024 * MB ? `${(n / (1024 * MB)).toFixed(1)} GB` : `${Math.floor(n / MB)} MB`;
 }
 
+const ELSEWHERE = 'set OVERNIGHT_HOME (or runs_dir: in config.yaml) to a directory';
+
+/** What keeps anything from being written in the root: a read-only mount, or a refused write. */
+function unwritable(f: RunsRootFacts): CheckResult | null {
+  const name = 'runs root';
+  const where = f.exists ? f.path : `${f.checkedPath} (where ${f.path} would be created)`;
+  const mountPoint = f.mount ? ` (${f.mount.mountPoint})` : '';
+  if (f.mount?.readOnly || f.writeError === 'EROFS')
+    return {
+      name,
+      status: 'problem',
+      detail: `${where} is on a read-only filesystem${mountPoint}: no run can be written`,
+      fix: `remount it read-write, or ${ELSEWHERE} on a writable disk`,
+    };
+  if (f.writeError === 'ENOSPC' || f.writeError === 'EDQUOT')
+    return {
+      name,
+      status: 'problem',
+      detail: `nothing can be written in ${where}: the disk is full`,
+      fix: `free some space, or ${ELSEWHERE} on another disk`,
+    };
+  if (f.writeError)
+    return {
+      name,
+      status: 'problem',
+      detail: `${where} cannot be written by you (${fsErrorWords(f.writeError)})`,
+      fix: `give yourself write access (chmod u+rwx ${f.exists ? f.path : f.checkedPath}), or ${ELSEWHERE}`,
+    };
+  return null;
+}
+
 function checkDirectory(f: RunsRootFacts): CheckResult {
   const name = 'runs root';
   const fixMode = `chmod 700 ${f.path}`;
-  if (!f.exists)
+  if (!f.exists && f.fileInTheWay)
     return {
       name,
-      status: 'warning',
-      detail: `${f.path} does not exist yet`,
-      fix: `\`overnight launch\` creates it, or: mkdir -m 700 ${f.path}`,
+      status: 'problem',
+      detail: `${f.path} cannot be created: ${f.fileInTheWay} is a file, not a directory`,
+      fix: `move it away, or ${ELSEWHERE}`,
     };
+  if (!f.exists && f.checkedPath !== dirname(f.path))
+    return {
+      name,
+      status: 'problem',
+      detail:
+        `${f.path} does not exist, nor does its parent ${dirname(f.path)}` +
+        (f.checkedPath !== '/' ? ` (${f.checkedPath} is the nearest that does)` : ''),
+      fix: `create ${dirname(f.path)} first (a disk not mounted?), or ${ELSEWHERE}`,
+    };
+  if (!f.exists)
+    return (
+      unwritable(f) ?? {
+        name,
+        status: 'warning',
+        detail: `${f.path} does not exist yet`,
+        fix: `\`overnight launch\` creates it, or: mkdir -m 700 ${f.path}`,
+      }
+    );
   if (!f.isDirectory)
     return {
       name,
       status: 'problem',
       detail: `${f.path} is not a directory`,
-      fix: 'move it away, or set OVERNIGHT_HOME (or runs_dir: in config.yaml) to a directory',
+      fix: `move it away, or ${ELSEWHERE}`,
     };
   if (f.uid !== null && f.ownerUid !== null && f.ownerUid !== f.uid) {
     return {
@@ -130,6 +113,9 @@ function checkDirectory(f: RunsRootFacts): CheckResult {
       fix: `chown ${f.uid} ${f.path}, or use a runs root of your own (OVERNIGHT_HOME)`,
     };
   }
+  // Before the modes: chmod cannot help on a read-only disk.
+  const blocked = unwritable(f);
+  if (blocked) return blocked;
   const mode = f.mode ?? 0o700;
   const octal = `0${mode.toString(8).padStart(3, '0')}`;
   if ((mode & 0o700) !== 0o700)

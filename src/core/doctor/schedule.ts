@@ -1,6 +1,9 @@
+import { dirname } from 'node:path';
+
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
-import { parseHeartbeat, parseScheduleMarker } from '../schedule/marker.js';
+import type { Backend } from '../schedule/cron.js';
+import { parseHeartbeat, parseScheduleMarker, scheduleMismatch } from '../schedule/marker.js';
 import { passFailure, passFailureFix } from '../status/supervision.js';
 import type { CheckResult } from './checks.js';
 
@@ -12,6 +15,8 @@ export interface ScheduleFacts {
   marker: unknown;
   markerError?: string;
   heartbeat: unknown;
+  /** The entries found in cron, launchd and systemd for this root, when they were looked for. */
+  entries?: { backend: Backend; where: string }[];
 }
 
 const BACKEND_HINT: Record<string, string> = {
@@ -35,6 +40,17 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       detail: `${f.markerPath} cannot be read (${f.markerError})`,
       fix: 'run `overnight schedule install` again',
     };
+  // The same words as `schedule status`: an entry no install recorded, or a marker without its entry.
+  const mismatch = f.entries
+    ? scheduleMismatch(dirname(f.markerPath), parseScheduleMarker(f.marker), f.entries)
+    : [];
+  if (f.marker === undefined && mismatch.length > 0)
+    return {
+      name,
+      status: 'warning',
+      detail: `no schedule installed: ${mismatch.join('; ')}`,
+      fix: 'overnight schedule install',
+    };
   if (f.marker === undefined) {
     return {
       name,
@@ -53,6 +69,8 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`,
       fix: 'run `overnight schedule install` again',
     };
+  if (mismatch.length > 0)
+    return { name, status: 'problem', detail: mismatch.join('; '), fix: 'overnight schedule install' };
   const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
   const limit = 2 * entry.everySeconds;
   const hint = BACKEND_HINT[entry.backend];

@@ -3,17 +3,24 @@ import { format } from 'date-fns/format';
 // Every name is derived from the run id, never stored twice.
 
 export const SLUG_MAX = 40;
-const ID_PATTERN = /^\d{4}-\d{2}-\d{2}-\d{4}-[a-z0-9-]+$/;
+// Lower-case ASCII letters, digits and dashes, and letters (with their marks) and digits beyond ASCII.
+const ID_PATTERN = /^\d{4}-\d{2}-\d{2}-\d{4}-(?:[a-z0-9-]|(?!\p{ASCII})[\p{L}\p{M}\p{N}])+$/u;
 
-/** `[a-z0-9-]`, at most 40 characters, no leading/trailing/double dashes. */
+/**
+ * Letters and digits in lower case, at most 40 of them, joined by single dashes. Latin accents are
+ * dropped (`Café` → `cafe`); letters of other scripts are kept (`夜間の調査`, `твой` stay as they are).
+ */
 export function slugify(text: string): string {
   const slug = text
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    // Accents of Latin letters only: й or ё of other scripts are letters of their own.
+    .replace(/([A-Za-z])[\u0300-\u036f]+/g, '$1')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = slug.slice(0, SLUG_MAX).replace(/-+$/g, '');
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^[-\p{M}]+|-+$/gu, '');
+  // Cut by characters, never inside one (a letter beyond the BMP is two UTF-16 units).
+  const cut = Array.from(slug).slice(0, SLUG_MAX).join('').replace(/-+$/g, '');
   return cut || 'run';
 }
 
@@ -35,9 +42,27 @@ export function isRunId(name: string): boolean {
   return ID_PATTERN.test(name);
 }
 
-/** The tmux session that holds a run's agent. */
+/**
+ * The tmux session that holds a run's agent. Letters beyond ASCII are spelled as `_<hex>_`: tmux
+ * lists them as `_` under a locale that is not UTF-8 (cron's), and the session would seem gone.
+ */
 export function tmuxSessionName(id: string): string {
-  return `overnight-${id}`;
+  return `overnight-${id.replace(/\P{ASCII}/gu, (c) => `_${(c.codePointAt(0) as number).toString(16)}_`)}`;
+}
+
+/** A path as one shell word, quoted only when it needs it. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The full command that attaches to a run's tmux session. `socket` is the server the run recorded
+ * (null: the caller's default server, for runs launched before any was recorded); `own` is where
+ * `tmux -L overnight` points in the caller's environment.
+ */
+export function attachCommand(id: string, socket: string | null, own: string): string {
+  const target = `attach -t ${tmuxSessionName(id)}`;
+  if (socket === null) return `tmux ${target}`;
+  if (socket === own) return `tmux -L overnight ${target}`;
+  return `tmux -S ${shellWord(socket)} ${target}`;
 }
 
 /** Whether tmux lists a live pane for a run's session: its wrapper is still there. */
@@ -45,14 +70,65 @@ export function wrapperInPanes(panes: ReadonlyMap<string, { alive: boolean }>, i
   return panes.get(tmuxSessionName(id))?.alive ?? false;
 }
 
-export type Resolution = { id: string } | { error: string };
+/** A run that was given a name at launch (run.yaml's `name`). */
+export interface NamedRun {
+  id: string;
+  name: string;
+  startedAt: Date;
+}
 
-/** A unique prefix names a run everywhere; an exact id always wins. */
-export function resolveRunName(name: string, ids: readonly string[]): Resolution {
-  if (ids.includes(name)) return { id: name };
-  const matches = ids.filter((id) => id.startsWith(name));
+export type Resolution = { id: string; note?: string } | { error: string };
+
+/** The slug of a run id: what follows the start time. */
+function slugOf(id: string): string {
+  return id.slice('yyyy-MM-dd-HHmm-'.length);
+}
+
+/**
+ * The runs that may carry `handle` as their name: the id's slug comes from the name, with a `-2`, `-3`
+ * when the minute already had one. Only these run.yaml files need reading to resolve a name.
+ */
+export function mayBeNamed(handle: string, ids: readonly string[]): string[] {
+  const slug = slugify(handle);
+  return ids.filter((id) => {
+    const s = slugOf(id);
+    return s === slug || (s.startsWith(`${slug}-`) && /^\d+$/.test(s.slice(slug.length + 1)));
+  });
+}
+
+export interface ResolveOptions {
+  /** Runs of `mayBeNamed` that were given a name, read from their run.yaml. */
+  named?: readonly NamedRun[];
+  /** How the person runs overnight, for the hint (`overnight`, `npx overnight`). */
+  cmd?: string;
+}
+
+/**
+ * A run is named by its full id, by its name (as given at launch, or as its slug), or by a unique
+ * prefix of its id, in that order. Of several runs with one name the newest wins, and says so.
+ */
+export function resolveRunName(
+  handle: string,
+  ids: readonly string[],
+  { named = [], cmd = 'overnight' }: ResolveOptions = {},
+): Resolution {
+  if (ids.includes(handle)) return { id: handle };
+  const slug = slugify(handle);
+  const byName = named
+    .filter((r) => ids.includes(r.id) && slugify(r.name) === slug)
+    .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? 1 : -1));
+  const newest = byName[0];
+  if (newest) {
+    if (byName.length === 1) return { id: newest.id };
+    const others = byName.slice(1).map((r) => r.id);
+    const note =
+      `${byName.length} runs are named "${newest.name}"; this is the newest, ${newest.id} ` +
+      `(the others: ${others.join(', ')})`;
+    return { id: newest.id, note };
+  }
+  const matches = ids.filter((id) => id.startsWith(handle));
   if (matches.length === 1) return { id: matches[0] as string };
-  if (matches.length === 0) return { error: `no run matches "${name}" (see \`overnight status --all\`)` };
+  if (matches.length === 0) return { error: `no run matches "${handle}" (see \`${cmd} status --all\`)` };
   const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', ...' : '');
-  return { error: `"${name}" matches ${matches.length} runs (${shown}); give more of the id` };
+  return { error: `"${handle}" matches ${matches.length} runs (${shown}); give more of the id` };
 }

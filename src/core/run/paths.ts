@@ -33,6 +33,14 @@ export interface RunPaths {
   wake: string;
   /** The status summary written once a finished run is verified free of agents. */
   final: string;
+  /** Byte offset of events.jsonl up to which transitions were queued for notification. */
+  notifyOffset: string;
+  /** A follow-up's record of what it took over from the run it continues (written once). */
+  continuation: string;
+  /** Which run continues this one: the link the dashboard reads (`{"id","at","head"?}`). */
+  continuedBy: string;
+  /** The report of the run a follow-up continues. */
+  previousReport: string;
   pidFile: (n: number) => string;
   exitFile: (n: number) => string;
 }
@@ -80,6 +88,10 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
     final: finished.final,
+    notifyOffset: st('notify-offset'),
+    continuation: st('continuation.json'),
+    continuedBy: st('continued-by'),
+    previousReport: w('previous/REPORT.md'),
     pidFile: (n) => st(`agent-${n}.pid`),
     exitFile: (n) => st(`agent-${n}.exit`),
   };
@@ -96,6 +108,12 @@ export interface RootPaths {
   live: string;
   /** One JSON line per run verified finished, in that order (see core/run/run-index.ts). */
   finished: string;
+  /** Notifications on their way: one file per transition and target, outside every workspace. */
+  notify: string;
+  /** Finished runs moved out of the dashboard and of every pass: `archive/<run id>/`. */
+  archive: string;
+  /** The worktrees of repository runs, `worktrees/<run id>/`: beside the runs, never inside one. */
+  worktrees: string;
 }
 
 export function rootPaths(runsRoot: string): RootPaths {
@@ -107,5 +125,13 @@ export function rootPaths(runsRoot: string): RootPaths {
     pauseAll: join(runsRoot, 'PAUSE'),
     live: join(runsRoot, '.live'),
     finished: join(runsRoot, '.finished.jsonl'),
+    notify: join(runsRoot, '.notify'),
+    archive: join(runsRoot, 'archive'),
+    worktrees: join(runsRoot, 'worktrees'),
   };
+}
+
+/** Where the agent works: the worktree of a repository run, else the run's own directory. */
+export function agentCwd(spec: { repo: { worktree: string } | null }, paths: RunPaths): string {
+  return spec.repo ? spec.repo.worktree : paths.workspace;
 }

@@ -48,11 +48,19 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 
 export function serializeSession(s: SessionRecord): string {
   const fresh = s.fresh ? { fresh: true } : {};
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString(), ...fresh }) + '\n';
+  const deadline = s.deadline ? { deadline: s.deadline.toISOString() } : {};
+  const startedAt = s.startedAt.toISOString();
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...deadline }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
-  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown; fresh?: unknown };
+  const v = JSON.parse(text) as {
+    n?: unknown;
+    mode?: unknown;
+    startedAt?: unknown;
+    fresh?: unknown;
+    deadline?: unknown;
+  };
   const startedAt = new Date(String(v.startedAt));
   if (
     typeof v.n !== 'number' ||
@@ -61,7 +69,10 @@ export function parseSession(text: string): SessionRecord {
   ) {
     throw new Error('not a session record');
   }
-  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...(v.fresh === true ? { fresh: true } : {}) };
+  const deadline = typeof v.deadline === 'string' ? new Date(v.deadline) : null;
+  const late = deadline && !Number.isNaN(deadline.getTime()) ? { deadline } : {};
+  const fresh = v.fresh === true ? { fresh: true } : {};
+  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */
@@ -70,6 +81,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
   return {
     id: spec.id,
     task: spec.task,
+    name: spec.name,
     model: spec.model,
     started_at: spec.startedAt.toISOString(),
     ends_at: spec.endsAt.toISOString(),
@@ -88,14 +100,25 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       limit_margin: l.limitMargin,
       max_transcript: l.maxTranscript,
       stop_grace: l.stopGrace,
+      transient_max: l.transientMax,
+      late_report: l.lateReport,
     },
     max_cost_usd: spec.maxCost,
+    allow_overage: spec.allowOverage,
+    fallback_model: spec.fallbackModel,
+    ...(spec.continues ? { continues: spec.continues } : {}),
     paths: {
       claude: spec.paths.claude,
       tmux: spec.paths.tmux,
       node: spec.paths.node,
       cli: spec.paths.cli,
       tmux_socket: spec.paths.tmuxSocket,
+    },
+    repo: spec.repo && {
+      path: spec.repo.path,
+      base: spec.repo.base,
+      branch: spec.repo.branch,
+      worktree: spec.repo.worktree,
     },
   };
 }
@@ -130,9 +153,21 @@ export function specFromDoc(doc: unknown): RunSpec {
     d.allowed_tools as string[],
     'allowed_tools',
   );
+  // Runs launched before repositories and names were recorded are plain runs without a name.
+  const r = d.repo === null || d.repo === undefined ? null : (d.repo as Record<string, unknown>);
+  need(r === null || typeof r === 'object', r, 'repo');
+  const repoStr = (k: string) =>
+    need(typeof r?.[k] === 'string' && r[k] !== '', r?.[k] as string, `repo.${k}`);
   return {
     id: str('id'),
     task: need(typeof d.task === 'string', d.task as string, 'task'),
+    name: typeof d.name === 'string' && d.name !== '' ? d.name : null,
+    repo: r && {
+      path: repoStr('path'),
+      base: repoStr('base'),
+      branch: repoStr('branch'),
+      worktree: repoStr('worktree'),
+    },
     model: d.model === null || d.model === undefined ? null : str('model'),
     startedAt: time('started_at'),
     endsAt: time('ends_at'),
@@ -152,8 +187,14 @@ export function specFromDoc(doc: unknown): RunSpec {
       limitMargin: l.limit_margin === undefined ? 300 : num('limit_margin'),
       maxTranscript: l.max_transcript === undefined ? 256 * 1024 * 1024 : num('max_transcript'),
       stopGrace: l.stop_grace === undefined ? 10 : num('stop_grace'),
+      transientMax: l.transient_max === undefined ? 2 * 3600 : num('transient_max'),
+      lateReport: l.late_report === undefined ? 6 * 3600 : num('late_report'),
     },
     maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
+    // Added with the overage and fallback policies: older runs never allowed overage, had no fallback.
+    allowOverage: d.allow_overage === true,
+    fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),
+    ...(typeof d.continues === 'string' && d.continues !== '' ? { continues: d.continues } : {}),
     paths: {
       claude: str('claude', p),
       tmux: str('tmux', p),

@@ -19,12 +19,31 @@ export interface Limits {
   maxTranscript: number;
   /** After SIGINT, how long the agent has to stop before SIGTERM (and half that again before SIGKILL). */
   stopGrace: number;
+  /** How long transient API trouble (429 not a usage limit, 529, 5xx) is waited out before the run fails. */
+  transientMax: number;
+  /** How long after the end time a report may still be written once a usage limit lifts. */
+  lateReport: number;
+}
+
+/** A run on a git repository: the agent works in a worktree on a branch of the run's own. */
+export interface RepoSpec {
+  /** The repository's top directory (the person's checkout, never touched). */
+  path: string;
+  /** The commit the branch was made from (a full hash). */
+  base: string;
+  branch: string;
+  /** The agent's working directory: a worktree of `path` on `branch`. */
+  worktree: string;
 }
 
 /** run.yaml: what launch decided, written by the supervisor alone. */
 export interface RunSpec {
   id: string;
   task: string;
+  /** The `--name` given at launch, as given (a handle for the run); null when none was. */
+  name: string | null;
+  /** null for a run in its own fresh workspace. */
+  repo: RepoSpec | null;
   model: string | null;
   startedAt: Date;
   endsAt: Date;
@@ -34,6 +53,12 @@ export interface RunSpec {
   limits: Limits;
   /** Spend cap for the whole run in USD, or null for none. */
   maxCost: number | null;
+  /** Keep working on paid extra usage (false: stop and wait for the window to reset). */
+  allowOverage: boolean;
+  /** Passed to every session as --fallback-model; null for none. */
+  fallbackModel: string | null;
+  /** The finished run this one follows up (`overnight continue`), when it does. */
+  continues?: string;
   /**
    * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
    * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.
@@ -55,6 +80,11 @@ export interface SessionRecord {
   startedAt: Date;
   /** A new conversation (`--session-id`), not a resume: a session started again must be the same. */
   fresh?: boolean;
+  /**
+   * When this synthesis must be done by, when not the end time plus synthesis_budget: a report
+   * written late, once a usage limit lifted after that (within late_report).
+   */
+  deadline?: Date;
 }
 
 export interface RestartEntry {

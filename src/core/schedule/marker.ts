@@ -75,3 +75,27 @@ export function parseHeartbeat(raw: unknown): Heartbeat | null {
   }
   return beat;
 }
+
+/**
+ * Where the marker and the entries found disagree, in words `schedule status` and `doctor` share:
+ * a marker whose entry is gone, or an entry no finished install recorded. Empty when they agree.
+ */
+export function scheduleMismatch(
+  root: string,
+  marker: Pick<ScheduleMarker, 'backend'> | null,
+  entries: readonly { backend: Backend; where: string }[],
+): string[] {
+  const found: string[] = [];
+  if (marker && !entries.some((e) => e.backend === marker.backend))
+    found.push(
+      `${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; ` +
+        'run `overnight schedule install` again',
+    );
+  for (const e of entries)
+    if (!marker)
+      found.push(
+        `a ${e.backend} entry (${e.where}) is left over from an install that did not finish; ` +
+          'run `overnight schedule install` again, or `overnight schedule uninstall`',
+      );
+  return found;
+}

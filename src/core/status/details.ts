@@ -1,4 +1,6 @@
 import type { LocalTime } from '../local-time.js';
+import { taskHasMore } from '../run/task.js';
+import { headline, safeLine } from '../text.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
@@ -6,16 +8,50 @@ import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 /** A run's row with what says where it is and when it began (StatusRow extends it). */
 export interface DetailsRow extends TableRow {
   task: string | null;
+  /** The task says more than the first line in `task`: the whole of it is in CLAUDE.md. */
+  taskMore?: boolean;
   workspace: string;
   session: string;
   startedAt: string | null;
   sessions?: number;
   tokens?: { input: number; output: number };
+  /** The full command that attaches to the run's tmux session, on the server the run recorded. */
+  watch?: string;
+  /** How much of the subscription's 5-hour and weekly windows is used, when the stream said. */
+  usageWindows?: {
+    fiveHour?: { utilization: number; resetsAt: string | null };
+    sevenDay?: { utilization: number; resetsAt: string | null };
+  };
+}
+
+/** `5-hour window 92 % used (resets 04:00), weekly 31 % used (resets Mon 24 Nov 2026, 09:00 …)`. */
+function windowsLine(w: NonNullable<DetailsRow['usageWindows']>, clock: LocalTime): string {
+  const one = (
+    name: string,
+    x: { utilization: number; resetsAt: string | null },
+    when: (d: Date) => string,
+  ) =>
+    `${name} ${Math.round(x.utilization * 100)} % used` +
+    (x.resetsAt ? ` (resets ${when(new Date(x.resetsAt))})` : '');
+  return [
+    w.fiveHour ? one('5-hour window', w.fiveHour, clock.hm) : null,
+    w.sevenDay ? one('weekly', w.sevenDay, clock.human) : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** What the workspace holds that the person should open next. */
 export interface DetailsFiles {
   report: boolean;
+}
+
+/** The task's first line; when it says more, "…" and where the whole of it is. */
+function taskLine(r: DetailsRow): string {
+  if (r.task === null) return '(unknown)';
+  const head = headline(r.task);
+  if (!r.taskMore && !taskHasMore(r.task)) return head;
+  return `${head}${head.endsWith('…') ? '' : ' …'} (the whole task is in ${r.workspace}/CLAUDE.md)`;
 }
 
 /** A tmux session to attach to exists while an agent runs, not while a run waits or is paused. */
@@ -35,7 +71,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   const restarts = `${plural(r.restarts, 'restart')} of ${r.maxRestarts ?? '?'} allowed`;
   const lines = [
     '',
-    `task:       ${r.task ?? '(unknown)'}`,
+    `task:       ${taskLine(r)}`,
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
     `ends:       ${when(r.endsAt)}${remaining}`,
@@ -46,10 +82,14 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   if (r.questions > 0)
     lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
   if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
-  if (WATCHABLE.has(r.state)) lines.push(`watch:      tmux attach -t ${r.session}`);
+  if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
+  if (r.continues) lines.push(`continues:  ${r.continues}`);
+  if (r.continuedBy) lines.push(`next night: continued by ${r.continuedBy}`);
+  if (r.usageWindows) lines.push(`limits:     ${windowsLine(r.usageWindows, clock)}`);
   if (r.permissionDenials && r.permissionDenials.count > 0)
     lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
   for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);
-  return lines;
+  // The task, reasons and warnings quote the person, the agent and files: nothing is obeyed.
+  return lines.map(safeLine);
 }

@@ -13,15 +13,16 @@ export function supervisionWarning(
   lastPassAt: Date | null,
   liveRuns: number,
   now: Date,
+  cmd = 'overnight',
 ): string | null {
   if (liveRuns === 0) return null;
   if (!schedule)
     return (
       'warning: no schedule is installed: nothing will restart these runs if they crash. ' +
-      'Run `overnight schedule install`.'
+      `Run \`${cmd} schedule install\`.`
     );
   const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
-  const check = 'Check `overnight schedule status` and `overnight doctor`.';
+  const check = `Check \`${cmd} schedule status\` and \`${cmd} doctor\`.`;
   if (!lastPassAt) return `warning: no reconcile pass has run yet (${every}). ${check}`;
   const age = (now.getTime() - lastPassAt.getTime()) / 1000;
   if (age > 2 * schedule.everySeconds)

@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunState } from '../run/types.js';
+import { safeLine } from '../text.js';
 
 // The morning dashboard as text. Pure: rows and `now` in, lines out.
 
@@ -19,6 +20,9 @@ export interface TableRow {
   problem?: string;
   /** Things the user should know even while the run goes on. */
   warnings?: string[];
+  /** The run this one follows up (`overnight continue`), and the one that follows it up. */
+  continues?: string;
+  continuedBy?: string;
 }
 
 const FINISHED: readonly RunState[] = ['done', 'failed'];
@@ -40,7 +44,10 @@ export function ago(at: Date | string | null, now: Date): string {
   return seconds < 1 ? 'just now' : `${formatDuration(seconds)} ago`;
 }
 
-/** Aligned columns, and under each run that needs a look a line saying why. */
+/**
+ * Aligned columns, and under each run that needs a look a line saying why. Reasons and warnings
+ * quote the agent and the run's files: every line is made safe for a terminal.
+ */
 export function formatTable(rows: readonly TableRow[], now: Date): string[] {
   const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'];
   const cells = rows.map((r) => [
@@ -64,8 +71,10 @@ export function formatTable(rows: readonly TableRow[], now: Date): string[] {
     const denied = r.permissionDenials;
     if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
     for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
+    if (r.continues) out.push(`  └ continues ${r.continues}`);
+    if (r.continuedBy) out.push(`  └ continued by ${r.continuedBy}`);
   });
-  return out;
+  return out.map(safeLine);
 }
 
 /** A run whose agent keeps being refused achieves nothing quietly: say so, and which tools. */
@@ -77,6 +86,7 @@ export function deniedLine(denied: { count: number; tools: { name: string; count
   const s = denied.count === 1 ? '' : 's';
   return (
     `${denied.count} tool call${s} denied by permissions (${top}); ` +
-    'add them to allowed_tools if the agent needs them'
+    'if the agent needs them, allow them: --allowed-tools for a new run, allowed_tools in config.yaml ' +
+    "for every run, or this run's run.yaml for its next session"
   );
 }

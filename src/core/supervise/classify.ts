@@ -1,4 +1,15 @@
+import { isApiTrouble } from '../agent/api-trouble.js';
+import type { ResultFacts } from './types.js';
+
 // How an ended session ended, from its exit status and what it said. Pure.
+
+const facts = (r: ResultFacts) => ({
+  isError: r.isError,
+  text: r.text,
+  apiErrorStatus: r.apiErrorStatus ?? null,
+  apiErrorType: r.apiErrorType ?? null,
+  apiError: r.apiError ?? null,
+});
 
 export type EndClass =
   | 'finished'
@@ -6,7 +17,7 @@ export type EndClass =
   | 'interrupted'
   | 'usage-limit'
   | 'auth'
-  | 'overloaded'
+  | 'api-trouble'
   | 'out-of-memory'
   | 'max-turns'
   | 'max-budget'
@@ -14,7 +25,7 @@ export type EndClass =
 
 export interface EndFacts {
   exitCode: number | null;
-  result: { isError: boolean; subtype: string; text: string; apiErrorStatus?: number | null } | null;
+  result: ResultFacts | null;
   limited: boolean;
   auth: boolean;
   reportExists: boolean;
@@ -28,7 +39,7 @@ export function classifyEnd(f: EndFacts): EndClass {
   if (f.auth) return 'auth';
   if (r?.subtype === 'error_max_turns') return 'max-turns';
   if (r?.subtype === 'error_max_budget_usd') return 'max-budget';
-  if (r?.isError && (r.apiErrorStatus === 529 || /overloaded/i.test(r.text))) return 'overloaded';
+  if (r && isApiTrouble(facts(r))) return 'api-trouble';
   if (f.exitCode === 137 && !f.stoppedByUs) return 'out-of-memory';
   // A clean result whose exit went unrecorded (its wrapper was killed) is still a clean end.
   if ((f.exitCode === 0 || f.exitCode === null) && r && !r.isError)
@@ -44,8 +55,8 @@ export const NORMAL_ENDS: readonly EndClass[] = ['finished', 'clean-exit', 'max-
 /** How a crash-like end is named in reasons; plain crashes say "agent ended". */
 export function endLabel(c: EndClass): string {
   switch (c) {
-    case 'overloaded':
-      return 'the API was overloaded';
+    case 'api-trouble':
+      return 'the API failed';
     case 'out-of-memory':
       return 'killed by SIGKILL without overnight asking (out of memory?)';
     case 'interrupted':

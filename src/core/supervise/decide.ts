@@ -1,5 +1,5 @@
 import type { RunSpec, SessionRecord } from '../run/types.js';
-import { decideEnded } from './ended.js';
+import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
 
@@ -10,7 +10,16 @@ import type { Action, AgentNotRunning, Observation, RunningAgent } from './types
 export const FAILED_RESUMES = 3;
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
-  return escalate(spec, obs, decideSession(spec, obs, now));
+  return needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
+}
+
+/** A session of a repository run starts in its worktree; one removed behind overnight's back ends the run. */
+function needsWorktree(spec: RunSpec, obs: Observation, action: Action): Action {
+  if (action.kind !== 'start' || !obs.worktreeGone || !spec.repo) return action;
+  const reason =
+    `the worktree ${spec.repo.worktree} is gone (removed outside overnight), so no session can start; ` +
+    `what was committed is on the branch ${spec.repo.branch}`;
+  return { kind: 'finish', sentinel: 'FAILED', reason, stopAgent: false };
 }
 
 function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
@@ -53,7 +62,9 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
  */
 function startAgain(spec: RunSpec, session: SessionRecord, agent: AgentNotRunning, now: Date): Action | null {
   if (agent.started || agent.exit) return null;
+  // A late synthesis (after a usage limit) has a deadline of its own.
   const until =
+    session.deadline?.getTime() ??
     spec.endsAt.getTime() + (session.mode === 'synthesis' ? spec.limits.synthesisBudget * 1000 : 0);
   if (now.getTime() >= until) return null;
   const reason = `session ${session.n} never started its agent`;
@@ -68,8 +79,14 @@ function decideRunning(
   now: Date,
 ): Action {
   const prompt = agent.promptSeen;
+  // Paid extra usage the run does not allow: stopped at once (not a crash), then waited out.
+  if (agent.overage && !spec.allowOverage) {
+    const window = agent.overage.window ? `the ${agent.overage.window} limit` : 'the usage limit';
+    const reason = `paid extra usage: ${window} was reached and allow_overage is off`;
+    return { kind: 'interrupt', reason: `${reason}; stopping until it resets` };
+  }
   if (session.mode === 'synthesis') {
-    if (now.getTime() >= spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000) {
+    if (now.getTime() >= synthesisDeadline(spec, session).getTime()) {
       const reason = 'report incomplete: the synthesis was still running when its budget ran out';
       return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: true };
     }

@@ -7,6 +7,10 @@ import type { Action, Observation } from './types.js';
 
 /** A wait's reason with its times: when a limit resets and when the next try is. */
 export function waitText(action: Extract<Action, { kind: 'wait' }>, clock: LocalTime): string {
+  if (action.late && action.resetsAt) {
+    const lifts = `limit lifts at ${clock.hm(action.resetsAt)} (${action.reason})`;
+    return `report late: ${lifts}; the report is written then, from ${clock.hms(action.until)}`;
+  }
   if (action.resetsAt) {
     return `${action.reason}: resets ${clock.hm(action.resetsAt)}; waiting until ${clock.hms(action.until)}`;
   }

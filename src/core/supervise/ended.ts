@@ -1,6 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunSpec, SessionRecord } from '../run/types.js';
 import { oneLine } from '../text.js';
+import { backoffWait, waitOutApiTrouble } from './api-trouble.js';
 import { backoffFor, restartDelay } from './backoff.js';
 import { EXPLORE_SHARE, MIN_SYNTHESIS_USD } from './budget.js';
 import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
@@ -50,7 +51,10 @@ export function decideEnded(
   now: Date,
 ): Action {
   const exit = agent.exit ? agent.exit.code : null;
-  const endedAt = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  const recorded = agent.exit?.at ?? obs.outputAt ?? session.startedAt;
+  // An exit recorded after this pass read the clock (the exit race) ended now, not in the future:
+  // every wait below counts from it, so no backoff due is no wait ('backing off 0s').
+  const endedAt = recorded.getTime() > now.getTime() ? now : recorded;
   const uptime = Math.max(0, Math.round((endedAt.getTime() - session.startedAt.getTime()) / 1000));
   const e: Ended = { spec, obs, session, agent, now, exit, how: describeExit(exit), endedAt, uptime };
   const start = (mode: 'resume' | 'continue' | 'retry' | 'synthesis', reason: string): Action => ({
@@ -100,6 +104,8 @@ export function decideEnded(
   }
   // Time is up: one synthesis session writes the report.
   if (ended) return start('synthesis', `end time reached (${e.how})`);
+  // Transient API trouble is waited out, not counted as a crash.
+  if (endClass === 'api-trouble') return waitOutApiTrouble({ ...e, said: errorText });
 
   // 6. Time is left. A clean exit continues; anything else is a crash, resumed unless the breaker trips.
   const clean = NORMAL_ENDS.includes(endClass);
@@ -115,16 +121,20 @@ export function decideEnded(
   const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
-  // No backoff is no wait, even when the exit record is a few ms younger than `now`.
-  if (delay > 0 && now < retryAt)
-    return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
+  if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
   return start(clean ? 'continue' : 'resume', why);
+}
+
+/** When a synthesis must be done by: the end time plus its budget, or later for a late report. */
+export function synthesisDeadline(spec: RunSpec, session: SessionRecord): Date {
+  return session.deadline ?? new Date(spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000);
 }
 
 function retrySynthesis(e: Ended): Action {
   const { spec, obs, agent, now } = e;
   const tries = obs.restarts.filter((r) => r.mode === 'synthesis').length;
-  const budgetLeft = now.getTime() < spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
+  const deadline = synthesisDeadline(spec, e.session);
+  const budgetLeft = now < deadline;
   const moneyLeft = spec.maxCost === null || agent.costUsd < spec.maxCost;
   if (!budgetLeft || !moneyLeft || tries >= SYNTHESIS_TRIES) {
     return done(
@@ -135,31 +145,46 @@ function retrySynthesis(e: Ended): Action {
   // Backoff between tries too: the first at once, then backoff, doubling.
   const delay = backoffFor(tries, spec.limits);
   const retryAt = new Date(e.endedAt.getTime() + delay * 1000);
-  if (delay > 0 && now < retryAt)
+  if (now < retryAt)
     return { kind: 'wait', until: retryAt, reason: `${why}; backing off ${formatDuration(delay)}` };
   const reason = `${why}; trying again (${tries + 1}/${SYNTHESIS_TRIES})`;
-  return { kind: 'start', mode: 'synthesis', reason, exit: e.exit, uptime: e.uptime };
+  // A late report's tries keep its deadline.
+  const late = e.session.deadline ? { deadline: e.session.deadline } : {};
+  return { kind: 'start', mode: 'synthesis', reason, exit: e.exit, uptime: e.uptime, ...late };
 }
 
+/**
+ * A usage limit (or paid extra usage the run does not allow) is waited out until its reset plus
+ * limit_margin. One that lifts after the synthesis budget makes the report late, not lost: the
+ * run waits, and the synthesis runs when it lifts, within late_report of the end time.
+ */
 function waitOutLimit(e: Ended, limit: Limit): Action {
   const { spec, now } = e;
   if (limit.kind === 'hard') return failed(`usage limit that waiting will not lift: ${limit.what}`);
   const resetsAt = limit.resetsAt ?? new Date(e.endedAt.getTime() + DEFAULT_LIMIT_WAIT * 1000);
   const resumeAt = new Date(resetsAt.getTime() + spec.limits.limitMargin * 1000);
   const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
-  if (resumeAt.getTime() > budgetEnd) {
+  const lateEnd = spec.endsAt.getTime() + spec.limits.lateReport * 1000;
+  const late = resumeAt.getTime() > budgetEnd;
+  if (late && resumeAt.getTime() > lateEnd) {
+    const window = formatDuration(spec.limits.lateReport);
     return done(
-      `no report: ${limit.what} lifts only after the synthesis budget; findings/ holds what was found`,
+      `no report: ${limit.what}; it lifts only after late_report (${window} after the end time); ` +
+        'findings/ holds what was found',
     );
   }
-  if (now < resumeAt) return { kind: 'wait', until: resumeAt, resetsAt, reason: limit.what };
+  if (now < resumeAt)
+    return { kind: 'wait', until: resumeAt, resetsAt, reason: limit.what, ...(late ? { late } : {}) };
   const synthesis = e.session.mode === 'synthesis' || now >= spec.endsAt;
   const reason = `usage limit lifted (${limit.what})`;
+  // A synthesis that starts after a limit gets its whole budget from now on.
+  const deadline = new Date(Math.max(budgetEnd, now.getTime() + spec.limits.synthesisBudget * 1000));
   return {
     kind: 'start',
     mode: synthesis ? 'synthesis' : 'continue',
     reason,
     exit: e.exit,
     uptime: e.uptime,
+    ...(synthesis && deadline.getTime() > budgetEnd ? { deadline } : {}),
   };
 }

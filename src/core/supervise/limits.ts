@@ -2,7 +2,7 @@
 // Wordings change between CLI versions; the structured rate_limit_event is preferred when present.
 
 export type Limit =
-  | { kind: 'wait'; resetsAt: Date | null; what: string }
+  | { kind: 'wait'; resetsAt: Date | null; what: string; overage?: true }
   /** No waiting lifts it (admin, org or spend limits, no credit): the run cannot go on. */
   | { kind: 'hard'; what: string };
 
@@ -83,13 +83,24 @@ export function parseResetTime(text: string, now: Date, localOffset: number): Da
   return new Date(at);
 }
 
+/** Paid extra usage a run does not allow: waited out like the usage limit whose window it spends. */
+export function overageLimit(rateLimit: { resetsAt: Date | null; type: string | null }): Limit {
+  const window = rateLimit.type ? `the ${rateLimit.type} limit` : 'the usage limit';
+  return {
+    kind: 'wait',
+    resetsAt: rateLimit.resetsAt,
+    what: `${window} was reached and paid extra usage began (allow_overage is off)`,
+    overage: true,
+  };
+}
+
 /**
  * The limit a session ended on, if any: from its rejected rate_limit_event, else from its error
  * text (the result, or the last lines it printed), never from elsewhere in the log.
  */
 export function classifyLimit(
   errorText: string,
-  rateLimit: { status: string; resetsAt: Date | null; type: string | null } | null,
+  rateLimit: { status: string; resetsAt: Date | null; type: string | null; usingOverage?: boolean } | null,
   now: Date,
   localOffset: number,
 ): Limit | null {
@@ -99,7 +110,8 @@ export function classifyLimit(
       .find((l) => l.trim() !== '')
       ?.trim() ?? '';
   for (const hard of HARD) if (hard.test(errorText)) return { kind: 'hard', what: first };
-  if (rateLimit?.status === 'rejected')
+  // Rejected while on paid extra usage is no stop: the requests go on, billed.
+  if (rateLimit?.status === 'rejected' && !rateLimit.usingOverage)
     return { kind: 'wait', resetsAt: rateLimit.resetsAt, what: `${rateLimit.type ?? 'usage'} limit` };
   if (!TIMED.some((t) => t.test(errorText))) return null;
   const epoch = /limit reached\|(\d{9,11})/i.exec(errorText);

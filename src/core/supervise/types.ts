@@ -13,6 +13,8 @@ export interface Observation {
   reportExists: boolean;
   /** When output.log last changed. */
   outputAt: Date | null;
+  /** A repository run whose worktree is no longer there: no session can start in it. */
+  worktreeGone?: boolean;
 }
 
 export interface ObservedSession extends SessionRecord {
@@ -26,6 +28,11 @@ export interface RunningAgent {
   promptSeen: string | null;
   /** When a pass first saw this session silent (the hang timer, kept on disk). */
   staleSince: Date | null;
+  /**
+   * The session is spending paid extra usage (its latest rate_limit_event says so): since when,
+   * and when the subscription window resets. Read only when the run does not allow overage.
+   */
+  overage?: { since: Date | null; resetsAt: Date | null; window: string | null } | null;
 }
 
 /**
@@ -49,6 +56,8 @@ export interface AgentNotRunning {
   authFailures: number;
   /** Resumed sessions in a row, this one last, that ended without any work or success. */
   failedResumes: number;
+  /** Sessions in a row, this one last, that ended on API trouble (429, 529, 5xx), and since when. */
+  apiTroubles: { count: number; since: Date | null };
   /** The conversation the session's init event named, if any. */
   conversation: string | null;
   /** What the run's sessions cost so far (USD), from their result events. */
@@ -63,6 +72,8 @@ export interface ResultFacts {
   subtype: string;
   text: string;
   apiErrorStatus?: number | null;
+  apiErrorType?: string | null;
+  apiError?: string | null;
 }
 
 /** Times are values: turning them into clock text is the printer's job (see describe.ts). */
@@ -78,9 +89,14 @@ export type Action =
       fresh?: string;
       /** The recorded session never started an agent (tmux refused it): started as it was recorded. */
       again?: boolean;
+      /** A synthesis started late (after a usage limit): when it must be done by. */
+      deadline?: Date;
     }
-  /** `resetsAt`: the usage limit waited out lifts then (the wait adds limit_margin). */
-  | { kind: 'wait'; until: Date; reason: string; resetsAt?: Date }
+  /**
+   * `resetsAt`: the usage limit waited out lifts then (the wait adds limit_margin); `late`: only
+   * after the synthesis budget, so the report comes late.
+   */
+  | { kind: 'wait'; until: Date; reason: string; resetsAt?: Date; late?: boolean }
   | { kind: 'interrupt'; reason: string; hung?: boolean }
   | { kind: 'watch'; reason: string }
   | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

@@ -1,0 +1,49 @@
+import { listRunIds, readSpec } from '../adapters/store.js';
+import { UsageError } from '../core/errors.js';
+import { mayBeNamed, resolveRunName, type NamedRun } from '../core/run/naming.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { Io } from './io.js';
+
+// The one resolver of the run a person names: every command that takes a run uses it.
+
+/** Where to look: the runs the dashboard shows, the archived ones, or both. */
+export type Where = 'active' | 'archived' | 'any';
+
+export interface ResolvedRun {
+  id: string;
+  /** The directory the run lives in: the runs root, or its archive. */
+  root: string;
+  archived: boolean;
+}
+
+/**
+ * A full id, a name given at launch, or a unique prefix of an id. A name shared by several runs
+ * names the newest (a note on stderr says so); anything else that does not name one run is a
+ * usage error listing what it matched.
+ */
+export async function resolveRun(
+  handle: string,
+  runsRoot: string,
+  io: Io,
+  where: Where = 'active',
+): Promise<ResolvedRun> {
+  const archive = rootPaths(runsRoot).archive;
+  const active = where === 'archived' ? [] : listRunIds(runsRoot);
+  const archived = where === 'active' ? [] : listRunIds(archive).filter((id) => !active.includes(id));
+  const rootOf = (id: string) => (active.includes(id) ? runsRoot : archive);
+  const ids = [...active, ...archived];
+  // Only runs whose id could come from that name are read (the id's slug is made from it).
+  const named: NamedRun[] = [];
+  for (const id of mayBeNamed(handle, ids)) {
+    try {
+      const spec = await readSpec(runPaths(rootOf(id), id));
+      if (spec.name) named.push({ id, name: spec.name, startedAt: spec.startedAt });
+    } catch {
+      // a run whose run.yaml cannot be used is still found by its id
+    }
+  }
+  const r = resolveRunName(handle, ids, { named, cmd: io.cmd });
+  if ('error' in r) throw new UsageError(r.error);
+  if (r.note) io.stderr(`note: ${r.note}`);
+  return { id: r.id, root: rootOf(r.id), archived: !active.includes(r.id) };
+}

@@ -1,0 +1,175 @@
+import { formatDuration } from '../config/duration.js';
+import type { LocalTime } from '../local-time.js';
+import { money } from '../status/table.js';
+import { describeEntry, entryClock } from '../status/timeline-text.js';
+import { anchor, esc } from './escape.js';
+import { DIGEST_CSS } from './style.js';
+import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
+import { spanOf, timelineSvg } from './svg.js';
+import { nightsLine, runSeconds } from './text.js';
+import type { Digest, DigestRun } from './types.js';
+
+// The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded
+// (the content security policy forbids it too). Pure. Every text from the agent, the task or
+// files goes through esc().
+
+const FINISHED: readonly string[] = ['done', 'failed'];
+const plural = (n: number, one: string, many = `${one}s`) => `${n === 1 ? one : many}`;
+
+function tiles(d: Digest): string {
+  const s = summarize(d.runs);
+  const tile = (cls: string, n: string | number, label: string, some = false) =>
+    `<div class="tile ${cls}${some ? ' some' : ''}" data-key="${cls.slice(2)}"><b>${n}</b>` +
+    `<span>${label}</span></div>`;
+  return (
+    '<section class="tiles" aria-label="summary">' +
+    tile('t-runs', s.runs, plural(s.runs, 'run')) +
+    tile('t-done', s.done, 'done') +
+    tile('t-failed', s.failed, 'failed', s.failed > 0) +
+    tile('t-live', s.live, 'still going') +
+    tile('t-needs', s.needsYou, plural(s.needsYou, 'needs you', 'need you'), s.needsYou > 0) +
+    `<a class="tile t-questions" data-key="questions" href="#questions"><b>${s.openQuestions}</b>` +
+    `<span>open ${plural(s.openQuestions, 'question')}</span></a>` +
+    tile('t-cost', money(s.costUsd), 'spent') +
+    '</section>'
+  );
+}
+
+/** Only the kinds of mark the run's timeline has. */
+function legend(run: DigestRun, now: Date): string {
+  const span = spanOf(run, now);
+  const endDrawn = !!run.endsAt && run.endsAt >= span.from && run.endsAt <= span.to;
+  const live = !run.timeline.some((e) => e.kind === 'finish');
+  const has = (test: (e: DigestRun['timeline'][number]) => boolean) => run.timeline.some(test);
+  const items: [boolean, string, string][] = [
+    [
+      has((e) => e.kind === 'session' && ['initial', 'continue'].includes(e.mode)),
+      'var(--s-initial)',
+      'working',
+    ],
+    [has((e) => e.kind === 'session' && e.mode === 'resume'), 'var(--s-resume)', 'resumed after a crash'],
+    [has((e) => e.kind === 'session' && e.mode === 'retry'), 'var(--s-retry)', 'retried login'],
+    [has((e) => e.kind === 'session' && e.mode === 'synthesis'), 'var(--s-synthesis)', 'synthesis'],
+    [
+      has((e) => e.kind === 'session' && ['error', 'limit'].includes(e.end.kind)),
+      'transparent;border:2px solid var(--failed)',
+      'ended in an error',
+    ],
+    [has((e) => e.kind === 'wait' && e.for !== 'backoff'), 'var(--wait)', 'waiting out a limit'],
+    [has((e) => e.kind === 'wait' && e.for === 'backoff'), 'var(--muted)', 'backing off'],
+    [has((e) => e.kind === 'hang'), 'var(--failed)', 'hang'],
+    [endDrawn, 'transparent;border:1.5px dashed var(--s-synthesis)', 'end time'],
+    [live, 'transparent;border:1.5px dotted var(--live)', 'now'],
+  ];
+  const shown = items
+    .filter(([on]) => on)
+    .map(([, colour, label]) => `<span><i style="background:${colour}"></i>${label}</span>`);
+  return `<div class="legend">${shown.join('')}</div>`;
+}
+
+function reportBlock(run: DigestRun): string {
+  if (!run.report) {
+    const live = ['running', 'waiting', 'synthesizing', 'paused'].includes(run.state);
+    const said = live ? 'No report yet.' : 'No report was written: see findings/ and questions.md.';
+    return `<p class="no-report">${said}</p>`;
+  }
+  const lines = run.report.head.map((l) => {
+    const heading = /^\s{0,3}#{1,6}\s+(.*)$/.exec(l);
+    return heading ? `<p class="h">${esc(heading[1] as string)}</p>` : `<p>${esc(l)}</p>`;
+  });
+  return (
+    '<div class="report">' +
+    `<div class="report-path">REPORT.md · <span class="mono">${esc(run.report.path)}</span></div>` +
+    (lines.length ? `<blockquote>${lines.join('')}</blockquote>` : '') +
+    '</div>'
+  );
+}
+
+function facts(run: DigestRun, now: Date): string {
+  const seconds = runSeconds(run, now);
+  const items = [
+    `<b>${money(run.costUsd)}</b> spent`,
+    seconds === null
+      ? ''
+      : `<b>${formatDuration(seconds)}</b> ${FINISHED.includes(run.state) ? 'in all' : 'so far'}`,
+    `<b>${run.restarts}</b> of ${run.maxRestarts ?? '?'} ${plural(run.maxRestarts ?? 2, 'restart')}`,
+    `<b>${run.findings}</b> ${plural(run.findings, 'finding')}`,
+  ].filter(Boolean);
+  return `<p class="facts">${items.join(' · ')}</p>`;
+}
+
+function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
+  const needs = needsYou(run);
+  const open = run.questions.filter((q) => !q.answered).length;
+  const time = entryClock(run.timeline, clock);
+  const story = run.timeline
+    .map((e) => `<li><time>${time(e.at)}</time>${esc(describeEntry(e, clock))}</li>`)
+    .join('');
+  return (
+    `<article class="run state-${run.state}" id="${anchor('run', run.id)}" data-run="${esc(run.id)}" ` +
+    `data-state="${run.state}">` +
+    `<div class="run-head"><h3 class="task">${esc(run.task ?? '(task unknown)')}</h3>` +
+    `<span class="badge">${run.state.toUpperCase()}</span></div>` +
+    `<div class="run-id mono">${esc(run.id)}</div>` +
+    (nightsLine(run) ? `<p class="nights mono">${esc(nightsLine(run) ?? '')}</p>` : '') +
+    facts(run, now) +
+    (needs
+      ? `<p class="needs"><strong>Needs you:</strong> <span class="reason">${esc(needs)}</span></p>`
+      : run.reason
+        ? `<p class="outcome reason">${esc(run.reason)}</p>`
+        : '') +
+    (run.warnings ?? []).map((w) => `<p class="warning">${esc(w)}</p>`).join('') +
+    (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
+    reportBlock(run) +
+    (open > 0
+      ? `<p class="q-count"><a href="#questions">${open} open ${plural(open, 'question')}</a> ` +
+        `in <span class="mono">${esc(run.workspace)}/questions.md</span></p>`
+      : '') +
+    (story
+      ? `<details class="story"><summary>The night, step by step (${run.timeline.length})</summary>` +
+        `<ol>${story}</ol></details>`
+      : '') +
+    '</article>'
+  );
+}
+
+function questionItem(q: RunQuestion, runs: readonly DigestRun[]): string {
+  const run = runs.find((r) => r.id === q.run);
+  const task = run?.task ? ` · ${esc(run.task)}` : '';
+  return (
+    `<li class="question" data-run="${esc(q.run)}" data-priority="${q.priority}">` +
+    `<span class="prio prio-${q.priority}">${q.priority}</span><span class="q-title">${esc(q.title)}</span>` +
+    (q.bestGuess ? `<p><span class="q-meta">Best guess:</span> ${esc(q.bestGuess)}</p>` : '') +
+    (q.whyItMatters ? `<p><span class="q-meta">Why it matters:</span> ${esc(q.whyItMatters)}</p>` : '') +
+    `<p class="q-file"><a href="#${anchor('run', q.run)}">${esc(q.run)}</a>${task}</p>` +
+    '</li>'
+  );
+}
+
+export function digestHtml(d: Digest, clock: LocalTime): string {
+  const runs = orderRuns(d.runs);
+  const questions = openQuestions(d.runs);
+  const cards = runs.map((r) => runCard(r, d.now, clock)).join('');
+  const qs = questions.map((q) => questionItem(q, d.runs)).join('');
+  const made = clock.human(d.now);
+  return (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+    `<title>overnight digest · ${esc(made)}</title><style>${DIGEST_CSS}</style></head>` +
+    '<body><div class="page">' +
+    `<header><h1>The night's digest</h1><p class="window">${esc(d.window)} · made ${esc(made)}</p>` +
+    tiles(d) +
+    '</header><main>' +
+    `<h2>Runs</h2>${cards || `<p class="empty">No run ended or changed in ${esc(d.window)}.</p>`}` +
+    '<section id="questions">' +
+    `<h2>Questions for you, highest priority first</h2>` +
+    (qs
+      ? `<ol class="questions">${qs}</ol><p class="hint">To answer one, add a line ` +
+        "<code>Answer: …</code> under it in its run's <code>questions.md</code>.</p>"
+      : '<p class="empty">No open questions.</p>') +
+    '</section></main>' +
+    '<footer>overnight digest · one page, nothing loaded from elsewhere</footer>' +
+    '</div></body></html>\n'
+  );
+}

@@ -1,0 +1,77 @@
+// events.jsonl read back: one transition per line, as act, stop and pause record them. Tolerant:
+// a torn or foreign line is skipped, unknown fields are ignored, so older and newer runs both read.
+
+export interface RunEvent {
+  at: Date;
+  /** none, cleanup, start, wait, interrupt, watch, finish, stop, pause, resume, pin-model, … */
+  action: string;
+  from: string | null;
+  to: string | null;
+  reason: string;
+  /** The session a start began. */
+  session: number | null;
+  mode: string | null;
+  /** The exit status of the session before a start. */
+  exit: number | null;
+  /** When a wait ends, and when the usage limit it waits out lifts (recorded since the timeline). */
+  until: Date | null;
+  resetsAt: Date | null;
+  /** How an interrupted agent was stopped (SIGINT, SIGTERM, SIGKILL, gone). */
+  signal: string | null;
+  /** An interrupt of a hung session (recorded since the timeline; older runs say so in the reason). */
+  hung: boolean;
+  /** Why a start began a fresh conversation. */
+  fresh: string | null;
+  /** wrong-conversation: the conversation a session ran, and the one it should have resumed. */
+  conversation: string | null;
+  expected: string | null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+const time = (v: unknown): Date | null => {
+  const at = typeof v === 'string' ? new Date(v) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+};
+
+export function parseEvent(line: string): RunEvent | null {
+  let e: Record<string, unknown>;
+  try {
+    const v: unknown = JSON.parse(line);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    e = v as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const at = time(e.at);
+  const action = str(e.action);
+  if (!at || !action) return null;
+  return {
+    at,
+    action,
+    from: str(e.from),
+    to: str(e.to),
+    reason: str(e.reason) ?? '',
+    session: int(e.session),
+    mode: str(e.mode),
+    exit: int(e.exit),
+    until: time(e.until),
+    resetsAt: time(e.resetsAt),
+    signal: str(e.signal),
+    hung: e.hung === true,
+    fresh: str(e.fresh),
+    conversation: str(e.conversation),
+    expected: str(e.expected),
+  };
+}
+
+/** Every readable line of events.jsonl, in the order written. */
+export function parseEvents(text: string): RunEvent[] {
+  const out: RunEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const e = parseEvent(line);
+    if (e) out.push(e);
+  }
+  return out;
+}

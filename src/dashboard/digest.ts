@@ -1,0 +1,108 @@
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { mtime, writeFileAtomic } from '../adapters/files.js';
+import { hasSentinel, listRunIds } from '../adapters/store.js';
+import { reportHead } from '../core/digest/report.js';
+import type { DigestRun } from '../core/digest/types.js';
+import { OperationalError } from '../core/errors.js';
+import { runPaths, type RunPaths } from '../core/run/paths.js';
+import type { PassContext } from '../reconcile/context.js';
+import { collectRows } from './collect.js';
+import type { StatusRow } from './rows.js';
+import { readStory } from './story.js';
+
+// The digest's runs gathered from disk: which runs the window holds, each one's row, story and
+// the head of its report. Rendering is pure (core/digest/).
+
+/** Enough of REPORT.md for its first lines, however long the report is. */
+const REPORT_HEAD_BYTES = 8192;
+
+/** When anything the supervisor records for the run last changed: a few stats, no reads. */
+function lastChange(paths: RunPaths): number {
+  const files = [paths.events, paths.outputLog, paths.done, paths.failed, paths.session];
+  return Math.max(0, ...files.map((f) => mtime(f)?.getTime() ?? 0));
+}
+
+/** Runs still going, and runs that ended or changed since `since`. */
+export function runsInWindow(root: string, since: Date): string[] {
+  return listRunIds(root).filter((id) => {
+    const paths = runPaths(root, id);
+    return !hasSentinel(paths) || lastChange(paths) >= since.getTime();
+  });
+}
+
+function readReport(paths: RunPaths): DigestRun['report'] {
+  let fd: number;
+  try {
+    fd = openSync(paths.report, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.alloc(REPORT_HEAD_BYTES);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    return { path: paths.report, head: reportHead(text, 6, n < buf.length) };
+  } catch {
+    return { path: paths.report, head: [] };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
+  const story = readStory(paths, row);
+  return {
+    id: row.id,
+    task: row.task,
+    state: row.state,
+    reason: row.reason,
+    costUsd: row.costUsd ?? 0,
+    startedAt: row.startedAt ? new Date(row.startedAt) : null,
+    endsAt: row.endsAt ? new Date(row.endsAt) : null,
+    workspace: row.workspace,
+    report: readReport(paths),
+    findings: row.findings,
+    restarts: row.restarts,
+    maxRestarts: row.maxRestarts,
+    timeline: story.timeline,
+    questions: story.questions,
+    ...(row.problem ? { problem: row.problem } : {}),
+    ...(row.warnings?.length ? { warnings: row.warnings } : {}),
+    ...(row.continues ? { continues: row.continues } : {}),
+    ...(row.continuedBy ? { continuedBy: row.continuedBy } : {}),
+  };
+}
+
+export async function gatherDigest(since: Date, ctx: PassContext): Promise<DigestRun[]> {
+  const ids = runsInWindow(ctx.root, since);
+  const rows = await collectRows(ids, ctx);
+  return rows.map((row) => digestRun(row, runPaths(ctx.root, row.id)));
+}
+
+/** Where `--open` without `--html` puts the page: beside the runs (made if need be), replaced each time. */
+export function defaultPage(root: string): string {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  return join(root, 'digest.html');
+}
+
+/** The page, written whole or not at all; a place it cannot go is said in words. */
+export function writePage(file: string, html: string): void {
+  try {
+    writeFileAtomic(file, html);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'its directory does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : code === 'ENOSPC'
+              ? 'the disk is full'
+              : 'it cannot be written';
+    throw new OperationalError(`cannot write the digest to ${file}: ${why}; give --html another file`);
+  }
+}

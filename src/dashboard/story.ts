@@ -1,0 +1,75 @@
+import { mtime, readText } from '../adapters/files.js';
+import {
+  readExitRecord,
+  readRestarts,
+  readSentinel,
+  readSession,
+  readSessionLogs,
+} from '../adapters/store.js';
+import { parseQuestions, rankQuestions, type Question } from '../core/agent/questions.js';
+import type { SessionLog } from '../core/agent/stream.js';
+import { parseEvents } from '../core/run/events.js';
+import type { RunPaths } from '../core/run/paths.js';
+import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
+import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
+
+// One run's story gathered from its files: the timeline and the questions. The judgement is
+// pure (core/status/timeline.ts, core/agent/questions.ts); this only reads, and a file that
+// cannot be read leaves its part of the story out rather than the whole story.
+
+export interface Story {
+  timeline: TimelineEntry[];
+  /** Every question of questions.md, open ones first, highest priority first. */
+  questions: Question[];
+}
+
+/** What the run's status row already knows. */
+export interface StoryRow {
+  state: RunState;
+  startedAt: string | null;
+  maxRestarts: number | null;
+}
+
+const LIVE: readonly RunState[] = ['running', 'synthesizing'];
+
+function attempt<T>(read: () => T, otherwise: T): T {
+  try {
+    return read();
+  } catch {
+    return otherwise;
+  }
+}
+
+export function readQuestions(paths: RunPaths): Question[] {
+  return rankQuestions(attempt(() => parseQuestions(readText(paths.questions) ?? ''), []));
+}
+
+export function readStory(paths: RunPaths, row: StoryRow): Story {
+  const events = attempt(() => parseEvents(readText(paths.events) ?? ''), []);
+  const sessions: SessionLog[] = attempt(() => readSessionLogs(paths), []);
+  const current: SessionRecord | null = attempt(() => readSession(paths), null);
+  // One exit record per session the run has had: a handful of small files.
+  const last = Math.max(current?.n ?? 0, ...sessions.map((s) => s.n ?? 0));
+  const exits = new Map<number, ExitRecord>();
+  for (let n = 1; n <= last; n++) {
+    const exit = attempt(() => readExitRecord(paths, n), null);
+    if (exit) exits.set(n, exit);
+  }
+  const sentinel = attempt(() => readSentinel(paths), null);
+  const sentinelAt = sentinel ? mtime(sentinel.kind === 'DONE' ? paths.done : paths.failed) : null;
+  const startedAt = row.startedAt ? new Date(row.startedAt) : (events[0]?.at ?? current?.startedAt ?? null);
+  const timeline = startedAt
+    ? buildTimeline({
+        startedAt,
+        maxRestarts: row.maxRestarts ?? 0,
+        events,
+        restarts: attempt(() => readRestarts(paths), []),
+        sessions,
+        exits,
+        current,
+        live: LIVE.includes(row.state),
+        sentinel: sentinel && { ...sentinel, at: sentinelAt },
+      })
+    : [];
+  return { timeline, questions: readQuestions(paths) };
+}

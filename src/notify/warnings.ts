@@ -1,0 +1,51 @@
+import { listOutbox, readDelivery } from '../adapters/outbox.js';
+import { failureWarning } from '../core/notify/delivery.js';
+import { DIGEST_RUN } from '../core/notify/digest.js';
+
+// What status says about notifications that did not get through: per run, one line per target
+// (its latest failure), in the order of their names, read from the outbox (one directory read
+// when it is empty).
+
+export function notifyWarnings(root: string): Map<string, string[]> {
+  const latest = new Map<string, { at: string; line: string; label: string }>();
+  try {
+    const { keys, done } = listOutbox(root);
+    for (const key of keys) {
+      if (done.get(key) === 'sent') continue;
+      const d = readDelivery(root, key);
+      const line = d && failureWarning(d);
+      if (!d || !line) continue;
+      const at = d.doneAt ?? d.nextAt;
+      const k = `${d.run}\n${d.target.id}`;
+      const seen = latest.get(k);
+      if (!seen || seen.at < at) latest.set(k, { at, line, label: d.target.label });
+    }
+  } catch {
+    // status shows every run whatever the outbox holds
+  }
+  const byRun = new Map<string, string[]>();
+  const byLabel = [...latest].sort(([, a], [, b]) => a.label.localeCompare(b.label));
+  for (const [k, { line }] of byLabel) {
+    const run = k.split('\n')[0] as string;
+    byRun.set(run, [...(byRun.get(run) ?? []), line]);
+  }
+  return byRun;
+}
+
+/** Rows with their run's notification warnings added to those they already have. */
+export function withNotifyWarnings<T extends { id: string; warnings?: string[] }>(
+  root: string,
+  rows: T[],
+): T[] {
+  const byRun = notifyWarnings(root);
+  if (byRun.size === 0) return rows;
+  return rows.map((r) => {
+    const w = byRun.get(r.id);
+    return w ? { ...r, warnings: [...(r.warnings ?? []), ...w] } : r;
+  });
+}
+
+/** The digest's own failures: no run's row shows them, so status says them under the table. */
+export function digestWarnings(root: string): string[] {
+  return notifyWarnings(root).get(DIGEST_RUN) ?? [];
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { exists, mtime } from '../adapters/files.js';
+import { removeWorktree, uncommitted } from '../adapters/git.js';
+import { hasSentinel, listRunIds, readSpec } from '../adapters/store.js';
+import { OperationalError, UsageError } from '../core/errors.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { RunSpec } from '../core/run/types.js';
+import type { Notifier } from '../notify/queue.js';
+import { finalizeFinished } from '../reconcile/finalize.js';
+
+// Moving finished runs out of the way, and deleting them: each change to where runs live is one
+// function here. The callers hold the pass lock.
+
+/** Refuses a run that is not finished: archive and rm never touch a live night. */
+function mustBeFinished(root: string, id: string, verb: string): void {
+  if (!hasSentinel(runPaths(root, id)))
+    throw new UsageError(`${id} is not finished; ${verb} takes finished runs only (stop or finish it first)`);
+}
+
+/**
+ * `<root>/<id>` to `<root>/archive/<id>`, in one rename: out of the dashboard and of every pass.
+ * The run is first made sure to be free of agents and summarized, as any finished run is.
+ */
+export async function archiveRun(
+  root: string,
+  id: string,
+  now: Date,
+  notifier: Notifier | undefined,
+): Promise<string> {
+  mustBeFinished(root, id, 'archive');
+  const from = runPaths(root, id);
+  // No pass looks at an archived run: its last transitions are queued now, or it stays.
+  if (notifier && !(await notifier.queue(id, from)))
+    throw new OperationalError(`${id}: its notifications could not be queued; it was left where it is`);
+  await finalizeFinished(id, from, now, notifier);
+  const archive = rootPaths(root).archive;
+  mkdirSync(archive, { recursive: true, mode: 0o700 });
+  const to = join(archive, id);
+  if (exists(to)) throw new OperationalError(`${to} already exists; ${id} was left where it is`);
+  renameSync(from.workspace, to);
+  return to;
+}
+
+/** Finished runs of the root whose sentinel is older than `before` (the time they finished). */
+export function finishedBefore(root: string, before: Date): string[] {
+  return listRunIds(root).filter((id) => {
+    const p = runPaths(root, id);
+    const at = mtime(p.done) ?? mtime(p.failed);
+    return at !== null && at.getTime() < before.getTime();
+  });
+}
+
+/** What `rm` would delete, said before it does. */
+export interface Removal {
+  id: string;
+  workspace: string;
+  repo: RunSpec['repo'];
+  /** The worktree is still there to delete. */
+  worktree: boolean;
+  /** Uncommitted changes in the worktree, which go with it. */
+  uncommitted: number;
+}
+
+export async function planRemoval(dir: string, id: string): Promise<Removal> {
+  mustBeFinished(dir, id, 'rm');
+  const paths = runPaths(dir, id);
+  let repo: RunSpec['repo'] = null;
+  try {
+    repo = (await readSpec(paths)).repo;
+  } catch {
+    // a run whose run.yaml is unusable is deleted all the same; it names no worktree then
+  }
+  const worktree = repo !== null && exists(repo.worktree);
+  const changes = repo && worktree ? (await uncommitted(repo.worktree)).length : 0;
+  return { id, workspace: paths.workspace, repo, worktree, uncommitted: changes };
+}
+
+/**
+ * Deletes a finished run (`dir` is the runs root or its archive) with its worktree, never its
+ * branch. The directory is renamed out of every pass's sight first, then deleted.
+ */
+export async function removeRun(dir: string, r: Removal, now: Date): Promise<string[]> {
+  const paths = runPaths(dir, r.id);
+  // Deleted at the person's word: what it would have told them is theirs already.
+  await finalizeFinished(r.id, paths, now, undefined);
+  const notes: string[] = [];
+  if (r.repo && r.worktree) {
+    try {
+      await removeWorktree(r.repo.path, r.repo.worktree);
+    } catch (err) {
+      // The repository moved or is gone: the directory goes all the same; git forgets it on prune.
+      rmSync(r.repo.worktree, { recursive: true, force: true });
+      notes.push(`${(err as Error).message}; deleted ${r.repo.worktree} itself`);
+    }
+  }
+  const doomed = join(dir, `.removing-${r.id}-${process.pid}`);
+  renameSync(paths.workspace, doomed);
+  rmSync(doomed, { recursive: true, force: true });
+  rmSync(paths.agentEnv, { force: true });
+  return notes;
+}

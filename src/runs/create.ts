@@ -1,0 +1,47 @@
+import { rmSync } from 'node:fs';
+
+import { startSession } from '../adapters/agent.js';
+import { markLive, markRemoved } from '../adapters/run-index.js';
+import type { Io } from '../app/io.js';
+import type { Settings } from '../core/config/settings.js';
+import { OperationalError } from '../core/errors.js';
+import { runPaths } from '../core/run/paths.js';
+import type { RunSpec } from '../core/run/types.js';
+import { rememberDigestVars } from '../notify/digest.js';
+import { createWorkspace, newBranchWork, type Seed } from './workspace.js';
+
+// The one place a run comes to be, for `launch` and `continue` alike: its workspace made whole,
+// then its first session started. The caller holds the pass lock. Nothing is left when either fails.
+
+export async function createRun(
+  root: string,
+  spec: RunSpec,
+  io: Io,
+  settings: Settings,
+  seed: Seed = {},
+): Promise<void> {
+  await createWorkspace(root, spec, io.env, seed);
+  const paths = runPaths(root, spec.id);
+  try {
+    // Passes look at live runs only: this one is among them before its agent can start.
+    markLive(root, spec.id);
+    await startSession({
+      spec,
+      paths,
+      mode: 'initial',
+      previous: null,
+      reason: 'launch',
+      exit: null,
+      now: spec.startedAt,
+    });
+  } catch (err) {
+    // Nothing was produced yet: a run that never started is removed, not left half made.
+    rmSync(paths.workspace, { recursive: true, force: true });
+    rmSync(paths.agentEnv, { force: true });
+    if (spec.repo) await (seed.worktree ?? newBranchWork(spec.repo)).undo();
+    markRemoved(root, spec.id, null, spec.startedAt);
+    throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
+  }
+  // What the digest's targets name, from this environment: passes from cron have none of it.
+  rememberDigestVars(root, settings, io.env, spec.startedAt);
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { loadSettings } from '../adapters/config-file.js';
+import { exists } from '../adapters/files.js';
+import { waitLock } from '../adapters/lock.js';
+import { usableRunsRoot } from '../adapters/runs-root.js';
+import { overnightSocket } from '../adapters/tmux-socket.js';
+import { resolveExecutable } from '../adapters/which.js';
+import type { Io } from '../app/io.js';
+import { permissionModeProblem } from '../core/agent/args.js';
+import { parseUntil } from '../core/config/duration.js';
+import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
+import { OperationalError, UsageError } from '../core/errors.js';
+import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
+import { rootPaths } from '../core/run/paths.js';
+import { endTimeProblem } from '../core/run/task.js';
+import type { RunSpec } from '../core/run/types.js';
+import { createRun } from './create.js';
+import { checkBranch, checkRepo } from './repo.js';
+
+// Launching a run: settings checked, the workspace (and a repository run's worktree) made, the
+// first session started. Nothing is left behind when any of it fails.
+
+export interface LaunchRequest {
+  task: string;
+  name?: string;
+  duration?: string;
+  until?: string;
+  /** Allows an end time more than 48 hours away. */
+  long?: boolean;
+  model?: string;
+  maxRestarts?: string;
+  maxCost?: string;
+  /** Keep working on paid extra usage (--allow-overage). */
+  allowOverage?: boolean;
+  fallbackModel?: string;
+  allowedTools?: string;
+  permissionMode?: string;
+  /** The repository to work on (--repo), and the branch's base and name. */
+  repo?: string;
+  base?: string;
+  branch?: string;
+}
+
+export interface Launch {
+  spec: RunSpec;
+  /** The runs root it was launched under. */
+  root: string;
+  warnings: string[];
+}
+
+export const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
+
+export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
+  if (req.duration !== undefined && req.until !== undefined)
+    throw new UsageError('give --duration or --until, not both');
+  if (!req.repo && (req.base !== undefined || req.branch !== undefined))
+    throw new UsageError('--base and --branch are for a run on a repository: add --repo <path>');
+  const { settings, problems, chosen } = await loadSettings(
+    {
+      duration: req.duration,
+      model: req.model,
+      max_restarts: req.maxRestarts,
+      max_cost: req.maxCost,
+      allow_overage: req.allowOverage ? 'true' : undefined,
+      fallback_model: req.fallbackModel,
+      allowed_tools: req.allowedTools,
+      permission_mode: req.permissionMode,
+    },
+    io.env,
+  );
+  if (problems.length > 0) throw new UsageError(problems.map(describeProblem).join('; '));
+  if (settings.fallbackModel !== null && settings.fallbackModel === settings.model)
+    throw new UsageError(
+      `the fallback model ${JSON.stringify(settings.fallbackModel)} is the run's model too; ` +
+        'give --fallback-model (or fallback_model:) another model, such as sonnet when the model is opus',
+    );
+  const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
+  if (modeProblem) throw new UsageError(modeProblem);
+
+  const now = io.now();
+  const endsAt = endTime(req, settings, now);
+  const { claude, tmux } = agentTools(settings, io.env);
+  const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
+  const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
+  const warnings = [...(repo?.warnings ?? [])];
+  const allowedTools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
+  if (repo) warnings.push(...anywhereTools(allowedTools));
+
+  const root = settings.runsDir;
+  usableRunsRoot(root, 'create');
+  const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
+  let spec: RunSpec;
+  try {
+    // An id taken by an archived run is taken: archiving must never meet a namesake.
+    const taken = (id: string) => exists(join(root, id)) || exists(join(rootPaths(root).archive, id));
+    const id = uniqueRunId(runId(now, slugify(req.name ?? req.task)), taken);
+    const branch = req.branch ?? `overnight/${id}`;
+    if (repo) await checkBranch(repo.top, branch, req.branch !== undefined);
+    spec = {
+      id,
+      task: req.task,
+      name: req.name ?? null,
+      repo: repo && {
+        path: repo.top,
+        base: repo.base,
+        branch,
+        worktree: join(rootPaths(root).worktrees, id),
+      },
+      model: settings.model,
+      startedAt: now,
+      endsAt,
+      sessionId: randomUUID(),
+      permissionMode: settings.permissionMode,
+      allowedTools,
+      limits: limitsOf(settings),
+      maxCost: settings.maxCost,
+      allowOverage: settings.allowOverage,
+      fallbackModel: settings.fallbackModel,
+      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
+    };
+    await createRun(root, spec, io, settings);
+  } finally {
+    await release();
+  }
+  return { spec, root, warnings };
+}
+
+/** The agent's and tmux's absolute paths, recorded in run.yaml so that a scheduler's PATH does not matter. */
+export function agentTools(settings: Settings, env: NodeJS.ProcessEnv): { claude: string; tmux: string } {
+  const claude = resolveExecutable(settings.claude, env.PATH);
+  if (!claude) {
+    throw new OperationalError(
+      `the agent binary "${settings.claude}" was not found on PATH; ` +
+        'install Claude Code (npm install -g @anthropic-ai/claude-code) ' +
+        'or set OVERNIGHT_CLAUDE (or claude: in config.yaml) to its absolute path',
+    );
+  }
+  const tmux = resolveExecutable('tmux', env.PATH);
+  if (!tmux)
+    throw new OperationalError(
+      'tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again',
+    );
+  return { claude, tmux };
+}
+
+/** The end time from --duration (or the configured one) or --until, checked for a typo. */
+export function endTime(
+  req: Pick<LaunchRequest, 'duration' | 'until' | 'long'>,
+  settings: Settings,
+  now: Date,
+): Date {
+  let at: Date;
+  if (req.until === undefined) at = new Date(now.getTime() + settings.duration * 1000);
+  else {
+    const parsed = parseUntil(req.until, now);
+    if (!parsed)
+      throw new UsageError(
+        `--until ${JSON.stringify(req.until)} is not a time; ` +
+          'give HH:MM (the next such local time) or ISO 8601 such as 2026-11-22T07:00',
+      );
+    if (parsed.getTime() <= now.getTime())
+      throw new UsageError(`--until ${JSON.stringify(req.until)} is in the past; give a later time`);
+    at = parsed;
+  }
+  // The guard is for what is typed tonight; a long duration in config.yaml was chosen at leisure.
+  const given =
+    req.until !== undefined
+      ? `--until ${req.until}`
+      : req.duration !== undefined
+        ? `--duration ${req.duration}`
+        : null;
+  const problem = given && endTimeProblem((at.getTime() - now.getTime()) / 1000, !!req.long, given);
+  if (problem) throw new UsageError(problem);
+  return at;
+}
+
+/** Bare Write or Edit rules let Claude Code write anywhere, not only in the worktree and run directory. */
+function anywhereTools(tools: readonly string[]): string[] {
+  const bare = tools.filter((t) => t === 'Write' || t === 'Edit' || t === 'MultiEdit');
+  if (bare.length === 0) return [];
+  return [
+    `warning: allowed_tools has ${bare.join(' and ')} without a path: Claude Code then lets the agent ` +
+      'write anywhere, the repository checkout included, not only in its worktree and the run directory ' +
+      '(acceptEdits already allows those); leave them out to keep it there',
+  ];
+}

@@ -146,8 +146,8 @@ export function readAgent(
  * Each session's record from output.log, read through the stream index: a reader pays for the
  * bytes written since the last one, never for the whole log.
  */
-export function readSessionLogs(paths: RunPaths): SessionLog[] {
-  return readStreamView(paths).sessions;
+export function readSessionLogs(paths: RunPaths, save = true): SessionLog[] {
+  return readStreamView(paths, save).sessions;
 }
 
 /** The last `bytes` of a file as text (a quiet agent's last words), or "" when it cannot be read. */

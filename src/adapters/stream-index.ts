@@ -71,10 +71,11 @@ function fold(idx: StreamIndex, line: Line): void {
 
 /**
  * Every session of the run's output.log, read through the index: only the bytes after the
- * index's offset are read. The index is written back when it moved on; a write that fails (a
- * full disk) is ignored: the next reader folds the same bytes again.
+ * index's offset are read. The index is written back when it moved on (unless `save` is false: a
+ * dry run changes nothing); a write that fails (a full disk) is ignored: the next reader folds the
+ * same bytes again.
  */
-export function readStreamView(paths: RunPaths): StreamView {
+export function readStreamView(paths: RunPaths, save = true): StreamView {
   let fd: number;
   try {
     fd = openSync(paths.outputLog, 'r');
@@ -91,7 +92,7 @@ export function readStreamView(paths: RunPaths): StreamView {
       idx.printLen = Math.min(PRINT_BYTES, idx.offset);
       idx.print = printOf(fd, idx.printLen);
     }
-    if (!loaded || idx.offset !== from) saveIndex(paths, idx);
+    if (save && (!loaded || idx.offset !== from)) saveIndex(paths, idx);
     // A torn last line (an agent that died mid-write, or one still writing) counts as the
     // log stands now, without being stored: it may yet be completed.
     const last = idx.long

@@ -54,7 +54,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
           ...(await import('../notify/digest.js')),
         };
   const notifier = notify?.makeNotifier(settings, io);
-  const ctx: PassContext = { root, settings, io, lockLost: false, notifier };
+  const ctx: PassContext = { root, settings, io, lockLost: false, notifier, dryRun: !!opts.dryRun };
   const started = Date.now();
   let release: (() => Promise<void>) | null = null;
   try {

@@ -66,12 +66,17 @@ export function markLive(root: string, id: string): void {
   writeFileAtomic(join(rootPaths(root).live, id), '');
 }
 
-/** A run verified finished: into the finished index, then out of the live one. */
+/**
+ * A run verified finished: into the finished index, then out of the live one. Once only: a run
+ * no longer live is in the finished index already (finalized again by `stop` or `continue`).
+ */
 export function markFinished(root: string, entry: FinishedEntry): void {
   const rp = rootPaths(root);
   if (liveRunIds(root) === null) return; // rebuilt from the summaries by the next pass
+  const marker = join(rp.live, entry.id);
+  if (!exists(marker)) return;
   appendLine(rp.finished, formatFinished(entry));
-  rmSync(join(rp.live, entry.id), { force: true });
+  rmSync(marker, { force: true });
 }
 
 /** A run gone from the runs root (never launched after all, archived, removed). */

@@ -8,19 +8,13 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { makeNotifier } from '../notify/queue.js';
-import { finalizeFinished } from '../reconcile/finalize.js';
+import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
 export interface StopOptions {
   all?: boolean;
 }
 
 export const STOPPED_REASON = 'stopped by user';
-
-/**
- * How long stop looks for an agent a moment away from starting (a pass started its session just
- * before): it records itself and, seeing DONE, never starts; stop returns once that is settled.
- */
-const SETTLE_MS = 15_000;
 
 /**
  * DONE first, so that no pass restarts the agent from here on and no starting agent goes on to

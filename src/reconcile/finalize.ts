@@ -16,6 +16,13 @@ import { observe } from './observe.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 
+/**
+ * How long a person's command (stop, archive, rm) looks for an agent a moment away from starting
+ * (a pass started its session just before): it records itself and, seeing the sentinel, never
+ * starts; the command goes on once that is settled.
+ */
+export const SETTLE_MS = 15_000;
+
 export interface FinalizeOptions {
   /**
    * How long to keep looking for an agent a moment away from starting (a wrapper between its

@@ -71,9 +71,10 @@ export function overnight(world, args, extraEnv = {}, timeoutMs = 120_000) {
   });
 }
 
+/** tmux on overnight's own server (`-L overnight`) in the world's TMUX_TMPDIR. */
 export function tmux(world, args) {
   try {
-    return execFileSync('tmux', args, {
+    return execFileSync('tmux', ['-L', 'overnight', ...args], {
       env: world.env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

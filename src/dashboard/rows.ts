@@ -4,13 +4,8 @@ import { mtime, readText } from '../adapters/files.js';
 import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpen, parseQuestions } from '../core/agent/questions.js';
-import {
-  summarizeUsage,
-  wrongConversations,
-  type SessionLog,
-  type Usage,
-  type UsageWindow,
-} from '../core/agent/stream.js';
+import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
+import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';

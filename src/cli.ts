@@ -96,8 +96,14 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         '(its id, a unique prefix of it, or its --name)',
     )
     .option('--json', 'print an array of run objects')
-    .option('--all', 'include finished runs older than three days')
+    .option('--all', 'list every run, also finished runs that need nothing and those older than three days')
     .option('--archived', 'the archived runs instead')
+    .option('--wide', "every cell whole, however wide the terminal (the table fits the terminal's width)")
+    .option('--no-color', 'no colour (NO_COLOR=1 does the same)')
+    .option(
+      '--check',
+      'exit 1 when any run needs you (failed, no report, …), else 0: for scripts and prompts',
+    )
     .action(async (run: string | undefined, opts) => {
       const { statusCommand } = await import('./commands/status.js');
       setExitCode(await statusCommand(run, opts, io));

@@ -1,17 +1,19 @@
 import { exists } from '../adapters/files.js';
 import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
-import { readSupervision } from '../adapters/supervision.js';
+import { readHeartbeat, readSupervision } from '../adapters/supervision.js';
 import { hint, type Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
+import { formatBoard } from '../core/status/board.js';
+import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
+import { needOf } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
 import { supervisionWarning } from '../core/status/supervision.js';
-import { formatTable } from '../core/status/table.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
@@ -25,10 +27,14 @@ export interface StatusOptions {
   json?: boolean;
   all?: boolean;
   archived?: boolean;
+  wide?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+  check?: boolean;
 }
 
-/** Finished runs older than this leave the table (not the JSON) unless --all. */
-const RECENT_MS = 3 * 24 * 3600 * 1000;
+/** Finished runs that ended within this are listed even when they need nothing. */
+const LAST_NIGHT_MS = 12 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
@@ -48,6 +54,8 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const now = io.now();
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
+  const needy = rows.some((r) => needOf(r) !== null);
+  const exit = opts.check && needy ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
   const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
   const warning =
@@ -66,7 +74,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
       : rows;
     io.stdout(safeJson(out, 2));
     if (warning) io.stderr(warning);
-    return 0;
+    return exit;
   }
   if (rows.length === 0) {
     io.stdout(
@@ -77,12 +85,18 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
       ),
     );
     if (warning) io.stdout(`\n${safeText(warning)}`);
-    return 0;
+    return exit;
   }
-  const shown = name || opts.all || opts.archived ? rows : rows.filter((r) => isRecent(r, now));
-  for (const line of formatTable(shown, now)) io.stdout(line);
-  const hidden = rows.length - shown.length;
-  if (hidden > 0) io.stdout(`(${hidden} older finished runs hidden; ${hint(io, 'status --all')} shows them)`);
+  const everything = Boolean(name || opts.all || opts.archived);
+  const board = formatBoard(rows, now, {
+    width: opts.wide ? null : terminalWidth(io),
+    colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
+    clock: localTime(),
+    passes: { lastPassAt: readHeartbeat(runsRoot)?.at ?? null, scheduled: schedule !== null },
+    cmd: io.cmd ?? 'overnight',
+    ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
+  });
+  for (const line of board) io.stdout(line);
   const one = name ? rows[0] : undefined;
   if (one) {
     const files = { report: exists(runPaths(dir, one.id).report) };
@@ -90,11 +104,23 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
   }
   if (warning) io.stdout(`\n${safeText(warning)}`);
-  return 0;
+  return exit;
 }
 
-function isRecent(r: StatusRow, now: Date): boolean {
-  if (r.state !== 'done' && r.state !== 'failed') return true;
-  const last = r.lastOutputAt ?? r.endsAt;
-  return !last || now.getTime() - new Date(last).getTime() < RECENT_MS;
+/**
+ * A finished run that needs nothing is counted in one line, not listed, once it is older than the
+ * night just gone, or when the person stopped it: the morning shows last night's reports.
+ */
+function quietlyFinished(r: StatusRow, now: Date): boolean {
+  if (r.state !== 'done' && r.state !== 'failed') return false;
+  if (/stopped by user/.test(r.reason)) return true;
+  const at = (r.lastTransition?.at as string | undefined) ?? r.lastOutputAt ?? r.endsAt;
+  return !at || now.getTime() - new Date(at).getTime() >= LAST_NIGHT_MS;
+}
+
+/** The terminal's width; COLUMNS, when set, wins (a pipe to a pager that knows its width). */
+function terminalWidth(io: Io): number | null {
+  const env = Number(io.env.COLUMNS);
+  if (Number.isInteger(env) && env > 0) return env;
+  return io.columns ?? null;
 }

@@ -43,6 +43,8 @@ export interface SessionLog {
   startedAt: Date | null;
   lastEventAt: Date | null;
   apiRetries: number;
+  /** The API retries since the model last answered: a storm while it lasts, null once it answers. */
+  retrying: RetryStreak | null;
   toolCalls: number;
   /** Assistant events: any output of the model at all. */
   assistantEvents: number;
@@ -50,6 +52,17 @@ export interface SessionLog {
   otherLines: string[];
   /** A follow-up's first session: what its conversation had cost before it was resumed into this run. */
   inheritedCostUsd: number;
+}
+
+export interface RetryStreak {
+  count: number;
+  /** The latest retry's HTTP status and the CLI's word for it (`rate_limit`, `overloaded`, …). */
+  status: number | null;
+  error: string | null;
+  /** What the CLI waited between the tries, in all: how long the storm has lasted, at least. */
+  delayMs: number;
+  /** The first retry's own time, when its line carries one. */
+  at: Date | null;
 }
 
 const KEEP_OTHER = 5;
@@ -68,6 +81,7 @@ function emptySession(n: number | null, mode: string | null, expected: string | 
     startedAt: null,
     lastEventAt: null,
     apiRetries: 0,
+    retrying: null,
     toolCalls: 0,
     assistantEvents: 0,
     otherLines: [],
@@ -155,17 +169,32 @@ export function parseStream(text: string): SessionLog[] {
       s.sessionId = str(e.session_id);
       s.model = str(e.model);
     } else if (e.type === 'system' && e.subtype === 'api_retry') {
-      session().apiRetries++;
+      const s = session();
+      s.apiRetries++;
+      s.retrying = retried(s.retrying, e);
     } else if (e.type === 'rate_limit_event') {
       readRateLimit(session(), e);
     } else if (e.type === 'result') {
       session().result = parseResult(e);
+      session().retrying = null;
     } else if (e.type === 'assistant') {
+      session().retrying = null;
       const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
       session().toolCalls += content.filter((b) => b?.type === 'tool_use').length;
     }
   }
   return sessions;
+}
+
+function retried(streak: RetryStreak | null, e: Record<string, unknown>): RetryStreak {
+  const at = new Date(str(e.timestamp) ?? '');
+  return {
+    count: (streak?.count ?? 0) + 1,
+    status: num(e.error_status) ?? null,
+    error: str(e.error),
+    delayMs: (streak?.delayMs ?? 0) + (num(e.retry_delay_ms) ?? 0),
+    at: streak ? streak.at : Number.isNaN(at.getTime()) ? null : at,
+  };
 }
 
 /**

@@ -11,14 +11,16 @@ import { describeRootProblem } from '../core/run/runs-root.js';
 import { formatBoard } from '../core/status/board.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
+import { wrap } from '../core/status/fit.js';
 import { needOf } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
+import { timelineBlock } from '../core/status/story-text.js';
 import { supervisionWarning } from '../core/status/supervision.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
-import { readStory } from '../dashboard/story.js';
+import { newestFindings, readStory } from '../dashboard/story.js';
 import { digestWarnings } from '../notify/warnings.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with its details.
@@ -88,22 +90,30 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     return exit;
   }
   const everything = Boolean(name || opts.all || opts.archived);
+  const cells = opts.wide ? null : terminalWidth(io);
   const board = formatBoard(rows, now, {
-    width: opts.wide ? null : terminalWidth(io),
+    width: cells,
     colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
     clock: localTime(),
     passes: { lastPassAt: readHeartbeat(runsRoot)?.at ?? null, scheduled: schedule !== null },
     cmd: io.cmd ?? 'overnight',
     ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
   });
-  for (const line of board) io.stdout(line);
+  // One run named: its row without the summary, then its details and the story of its night.
+  for (const line of name ? board.slice(1) : board) io.stdout(line);
   const one = name ? rows[0] : undefined;
   if (one) {
-    const files = { report: exists(runPaths(dir, one.id).report) };
+    const paths = runPaths(dir, one.id);
+    const story = readStory(paths, one);
+    const files = { report: exists(paths.report), newest: newestFindings(paths.findings, 5), story };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
     if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
+    for (const line of timelineBlock(story.timeline, localTime())) io.stdout(safeLine(line));
   }
-  if (warning) io.stdout(`\n${safeText(warning)}`);
+  if (warning) {
+    io.stdout('');
+    for (const line of safeText(warning).split('\n')) for (const l of wrap(line, cells)) io.stdout(l);
+  }
   return exit;
 }
 

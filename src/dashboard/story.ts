@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+
 import { mtime, readText } from '../adapters/files.js';
 import {
   readExitRecord,
@@ -11,6 +13,7 @@ import type { SessionLog } from '../core/agent/stream.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
+import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
@@ -72,4 +75,28 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
       })
     : [];
   return { timeline, questions: readQuestions(paths) };
+}
+
+/** The `n` newest files under findings/ (hidden ones aside), newest first. */
+export function newestFindings(dir: string, n: number): FindingFile[] {
+  const found: FindingFile[] = [];
+  const walk = (sub: string) => {
+    let entries;
+    try {
+      entries = readdirSync(`${dir}/${sub}`, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (e.isFile()) {
+        const at = attempt(() => statSync(`${dir}/${rel}`).mtime, null);
+        if (at) found.push({ path: rel, modifiedAt: at });
+      }
+    }
+  };
+  walk('');
+  return found.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime()).slice(0, n);
 }

@@ -69,3 +69,20 @@ export function fitColumns(
     for (const c of kept) c.width = Math.max(width(c.column.header), ...c.column.cells.map(width));
   }
 }
+
+/** Text wrapped at spaces to lines of at most `max` cells (a word longer than that is cut). */
+export function wrap(text: string, max: number | null): string[] {
+  if (max === null || width(text) <= max) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (width(next) <= max) line = next;
+    else {
+      if (line) lines.push(line);
+      line = truncate(word, max);
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}

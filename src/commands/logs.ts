@@ -1,13 +1,15 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
 import { usableRunsRoot } from '../adapters/runs-root.js';
-import { hasSentinel } from '../adapters/store.js';
+import { hasSentinel, readSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
-import { ANSI, eventType, NO_COLOR, renderLine } from '../core/agent/render.js';
+import { ANSI, eventType, NO_COLOR, renderLine, type RenderContext } from '../core/agent/render.js';
+import { localTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
 import { safeText } from '../core/text.js';
+import { logNotes } from '../dashboard/story.js';
 
 export interface LogsOptions {
   follow?: boolean;
@@ -50,10 +52,14 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
   const r = await resolveRun(name, settings.runsDir, io, 'any');
   const paths = runPaths(r.root, r.id);
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
-  // A session that ends without a result event was killed or interrupted: say so where it ends.
+  // The night's story says when each session started, why, and how one without a result ended.
+  const notes = await logNotes(paths);
+  const ctx: RenderContext = opts.raw ? {} : { clock: localTime(), sessions: notes() };
   let open = false;
+  let current: number | null = null;
   const closeSession = () => {
-    if (open) io.stdout(palette.red('■ no result: the session was interrupted or killed'));
+    const ended = current === null ? undefined : ctx.sessions?.get(current)?.ended;
+    if (open) io.stdout(palette.red(`■ ${ended ?? 'no result: the session was interrupted or killed'}`));
     open = false;
   };
   // The stream as stored: exact into a pipe or a file; on a terminal, nothing in it is obeyed.
@@ -61,10 +67,17 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
   const emit = (line: string) => {
     if (opts.raw) return io.stdout(safeText(line));
     const type = eventType(line);
-    if (type === 'overnight_session') closeSession();
+    if (type === 'overnight_session') {
+      const next = sessionOf(line);
+      // A session started while following: the story is read again, for how the one before
+      // ended and why this one started.
+      if (next !== null && ctx.sessions && !ctx.sessions.has(next)) ctx.sessions = notes();
+      closeSession();
+      current = next;
+    }
     if (type === 'system/init') open = true;
     if (type?.startsWith('result')) open = false;
-    for (const out of renderLine(line, palette)) io.stdout(out);
+    for (const out of renderLine(line, palette, ctx)) io.stdout(out);
   };
   const bytesOut = io.stdoutBytes;
   const show = (bytes: Buffer) => (raw && bytesOut ? bytesOut(bytes) : linesOf(bytes).forEach(emit));
@@ -78,6 +91,25 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
     if (finished && bytes.length === 0) break;
     await new Promise((res) => setTimeout(res, POLL_MS));
   }
-  if (hasSentinel(paths)) closeSession();
+  if (hasSentinel(paths)) {
+    // How the last session ended is known once the run is finished.
+    if (ctx.sessions) ctx.sessions = notes();
+    closeSession();
+  }
+  // The log of a finished run (and following one) ends by saying how the run ended.
+  const sentinel = opts.raw ? null : readSentinel(paths);
+  if (sentinel) {
+    const paint = sentinel.kind === 'DONE' ? palette.bold : palette.red;
+    io.stdout(paint(safeText(`■ the run is ${sentinel.kind}: ${sentinel.reason}`)));
+  }
   return 0;
+}
+
+function sessionOf(line: string): number | null {
+  try {
+    const n = (JSON.parse(line) as { session?: unknown }).session;
+    return typeof n === 'number' ? n : null;
+  } catch {
+    return null;
+  }
 }

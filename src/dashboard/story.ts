@@ -7,12 +7,14 @@ import {
   readSentinel,
   readSession,
   readSessionLogs,
+  readSpec,
 } from '../adapters/store.js';
 import { parseQuestions, rankQuestions, type Question } from '../core/agent/questions.js';
 import type { SessionLog } from '../core/agent/stream.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
+import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
 import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
 
@@ -99,4 +101,21 @@ export function newestFindings(dir: string, n: number): FindingFile[] {
   };
   walk('');
   return found.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime()).slice(0, n);
+}
+
+/**
+ * What `logs` says around each session: why it started, how it ended without a result. Returns a
+ * reader to call again when a new session appears (logs -f).
+ */
+export async function logNotes(paths: RunPaths): Promise<() => Map<number, SessionNote>> {
+  const spec = await readSpec(paths).catch(() => null);
+  return () => {
+    const finished = attempt(() => readSentinel(paths), null) !== null;
+    const row: StoryRow = {
+      state: finished ? 'done' : 'running',
+      startedAt: spec?.startedAt.toISOString() ?? null,
+      maxRestarts: spec?.limits.maxRestarts ?? null,
+    };
+    return sessionNotes(readStory(paths, row).timeline);
+  };
 }

@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- colour sequences are what these tests look for */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';

@@ -39,7 +39,9 @@ async function onTerminal(sb: Sandbox, args: string[], env: Record<string, strin
 
 /** Every escape sequence in the text (ESC or C1 CSI), overnight's own colours aside. */
 const foreign = (bytes: string) =>
-  [...bytes.matchAll(/[\x1b\x9b][^\x1b\x9b]{0,12}/g)].map((m) => m[0]).filter((e) => !/^\x1b\[[\d;]*m/.test(e));
+  [...bytes.matchAll(/[\x1b\x9b][^\x1b\x9b]{0,12}/g)]
+    .map((m) => m[0])
+    .filter((e) => !/^\x1b\[[\d;]*m/.test(e));
 
 describe('terminal safety', () => {
   it('logs, logs -f, logs --raw and status <run> on a terminal obey nothing the agent or the task said', async ({

@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- colour sequences are what these tests look for */
 import { describe, expect, test } from 'vitest';
 
 import { localTime } from '../../src/core/local-time.js';

@@ -61,8 +61,8 @@ export interface RetryStreak {
   error: string | null;
   /** What the CLI waited between the tries, in all: how long the storm has lasted, at least. */
   delayMs: number;
-  /** The first retry's own time, when its line carries one. */
-  at: Date | null;
+  /** The first retry's own time (ISO 8601), when its line carries one; text, as the index keeps it. */
+  at: string | null;
 }
 
 const KEEP_OTHER = 5;
@@ -193,7 +193,7 @@ function retried(streak: RetryStreak | null, e: Record<string, unknown>): RetryS
     status: num(e.error_status) ?? null,
     error: str(e.error),
     delayMs: (streak?.delayMs ?? 0) + (num(e.retry_delay_ms) ?? 0),
-    at: streak ? streak.at : Number.isNaN(at.getTime()) ? null : at,
+    at: streak ? streak.at : Number.isNaN(at.getTime()) ? null : at.toISOString(),
   };
 }
 

@@ -83,12 +83,13 @@ export function pastEndLine(
 
 /** A storm's start: the first retry's own time, or the log's last write less the waits between tries. */
 export function retrying(streak: RetryStreak, lastWrite: Date | null): Retrying {
-  const since = streak.at ?? (lastWrite ? new Date(lastWrite.getTime() - streak.delayMs) : null);
+  const since =
+    streak.at ?? (lastWrite ? new Date(lastWrite.getTime() - streak.delayMs).toISOString() : null);
   return {
     count: streak.count,
     status: streak.status,
     error: streak.error,
-    since: since?.toISOString() ?? null,
+    since,
   };
 }
 

@@ -1,6 +1,32 @@
 // Wall-clock timing of whole commands, resident memory from /proc, and the printed table.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const PEAK_RSS = new URL('./peak-rss.mjs', import.meta.url).href;
+
+/**
+ * Peak resident memory (MB) of a node command (`[node, script, ...args]`) run once to its end:
+ * the process's own VmHWM at exit. Null where /proc cannot tell.
+ */
+export function peakRssMb(argv, env, { withTime = false } = {}) {
+  const file = join(tmpdir(), `overnight-bench-rss-${process.pid}`);
+  rmSync(file, { force: true });
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], ['--import', PEAK_RSS, ...argv.slice(1)], {
+    env: { ...env, BENCH_PEAK_RSS_FILE: file },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0)
+    throw new Error(`${argv.slice(1).join(' ')} exited ${r.status}: ${String(r.stderr).trim()}`);
+  const kb = existsSync(file) ? Number(readFileSync(file, 'utf8').trim().split('\n').pop()) : NaN;
+  rmSync(file, { force: true });
+  const mb = Number.isFinite(kb) ? kb / 1024 : null;
+  return withTime ? { mb, ms, stdout: String(r.stdout) } : mb;
+}
 
 /** One run of a command to completion, stdout and stderr to pipes; wall time in ms. */
 export function timeOnce(argv, env) {

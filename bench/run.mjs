@@ -7,6 +7,12 @@
 // It also times "crash → agent running again": kill -9 an agent, until the next one runs; and
 // one pass after "a reboot": every live run's wrapper and agent gone at once.
 //
+// Two more cases, each in a sandbox of its own: big logs (4 live runs with 150 MB output.logs:
+// status --json, a pass, and the pass that resumes one of them after kill -9) and many runs
+// (10,000 finished runs and 5 live ones: a pass and status). Every pass's peak memory is shown.
+//   --cases standard,big-log,many-runs   which to run (all by default)
+//   --big-mb 150 --big-runs 4 --many 10000
+//
 // --keep leaves the sandbox (runs, agents, tmux server) in place for profiling and prints how
 // to use it and how to remove it.
 import { readFileSync } from 'node:fs';
@@ -14,9 +20,12 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { commandOf, mb, memoryOf, renderTable, timeInterleaved } from './measure.mjs';
+import { measureBigLogs } from './big-log.mjs';
+import { measureManyRuns } from './many-runs.mjs';
+import { commandOf, mb, memoryOf, peakRssMb, renderTable, timeInterleaved } from './measure.mjs';
 import { measureReboot } from './reboot.mjs';
 import { measureRecovery } from './recovery.mjs';
+import { bigLogLines, fmtMb, manyRunsLines } from './report.mjs';
 import {
   cleanup,
   CLI,
@@ -37,6 +46,10 @@ const { values: opts } = parseArgs({
     live: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
     crashes: { type: 'string', default: '10' },
+    cases: { type: 'string', default: 'standard,big-log,many-runs' },
+    'big-mb': { type: 'string', default: '150' },
+    'big-runs': { type: 'string', default: '4' },
+    many: { type: 'string', default: '10000' },
   },
 });
 const count = (name, min) => {
@@ -52,6 +65,16 @@ const WARMUPS = count('warmups', 0);
 const FINISHED = count('finished', 0);
 const LIVE = count('live', 1);
 const CRASHES = count('crashes', 0);
+const BIG_MB = count('big-mb', 1);
+const BIG_RUNS = count('big-runs', 2);
+const MANY = count('many', 0);
+const CASES = opts.cases.split(',').map((c) => c.trim());
+for (const c of CASES) {
+  if (!['standard', 'big-log', 'many-runs'].includes(c)) {
+    process.stderr.write(`bench: --cases takes standard, big-log and many-runs, not ${JSON.stringify(c)}\n`);
+    process.exit(2);
+  }
+}
 
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -78,7 +101,21 @@ try {
 }
 
 async function main() {
-  log(`sandbox ${sb.dir} (node ${process.version}, ${cpus().length} CPUs, load ${loadText()})`);
+  log(`node ${process.version}, ${cpus().length} CPUs, load ${loadText()}`);
+  const lines = CASES.includes('standard') ? await standard() : [];
+  if (CASES.includes('big-log')) {
+    const r = await measureBigLogs({ runs: BIG_RUNS, mb: BIG_MB, reps: REPS, warmups: WARMUPS }, log);
+    lines.push('', ...bigLogLines(r, { runs: BIG_RUNS, mb: BIG_MB, reps: REPS }));
+  }
+  if (CASES.includes('many-runs')) {
+    const r = await measureManyRuns({ finished: MANY, live: 5, reps: REPS, warmups: WARMUPS }, log);
+    lines.push('', ...manyRunsLines(r, { reps: REPS }));
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+async function standard() {
+  log(`standard case: sandbox ${sb.dir}`);
 
   let t = Date.now();
   const finished = await makeFinishedRuns(sb, FINISHED);
@@ -141,14 +178,17 @@ async function main() {
 
   const memory = measureMemory(live);
 
-  const lines = renderTable({
-    timing,
-    ...memory,
-    live: LIVE,
-    finished: FINISHED,
-    reps: REPS,
-    warmups: WARMUPS,
-  });
+  const lines = [
+    'standard: ' + `${FINISHED} finished runs and ${LIVE} live ones`,
+    ...renderTable({
+      timing,
+      ...memory,
+      live: LIVE,
+      finished: FINISHED,
+      reps: REPS,
+      warmups: WARMUPS,
+    }),
+  ];
   if (CRASHES > 0) {
     t = Date.now();
     const r = await measureRecovery(sb, CRASHES, agentPids);
@@ -164,9 +204,11 @@ async function main() {
   lines.push(
     `after a reboot (tmux server and agents gone, no exit records)   one pass resumed ${reboot.resumed} of ${reboot.runs} runs in ${(reboot.ms / 1000).toFixed(2)} s`,
   );
+  const passRss = peakRssMb([node, CLI, 'reconcile'], sb.env);
+  lines.push(`reconcile's peak RSS (the steady pass): ${fmtMb(passRss)}`);
   lines.push(...extraLines(timing, loadBefore, loadAfter));
   for (const n of notes) lines.push(`note: ${n}`);
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  return lines;
 }
 
 function keptMessage() {

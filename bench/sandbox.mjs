@@ -178,11 +178,19 @@ export async function waitQuiet(sb, ms = 20_000) {
   );
 }
 
-/** `YYYY-MM-DD-HHMM-finished-NNNN`, spread over past days (8 hours apart), unique per index. */
+/** `YYYY-MM-DD-HHMM-finished-NNNN`, unique per index, from its start time. */
 export function finishedId(i) {
-  const t = new Date(Date.UTC(2025, 0, 1) + i * 8 * 3600 * 1000);
+  const t = finishedStart(i);
   const p = (n, w = 2) => String(n).padStart(w, '0');
   return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())}-${p(t.getUTCHours())}${p(t.getUTCMinutes())}-finished-${p(i, 4)}`;
+}
+
+/**
+ * When finished run `i` started: 50 minutes apart from mid-2024, so that 10,000 of them (a team's
+ * year) all finished long before the dashboard's window.
+ */
+function finishedStart(i) {
+  return new Date(Date.UTC(2024, 5, 1) + i * 50 * 60 * 1000);
 }
 
 /**
@@ -210,9 +218,15 @@ export async function makeFinishedRuns(sb, count) {
       const path = join(dst, f);
       writeFileSync(path, readFileSync(path, 'utf8').split(template.id).join(id));
     }
+    // Finished 8 hours after it started, as an old run would be.
+    const at = new Date(finishedStart(i).getTime() + 8 * 3600 * 1000);
+    utimesSync(join(dst, '.overnight', 'final.json'), at, at);
     ids.push(id);
   }
   rmSync(src, { recursive: true, force: true });
+  // The runs root's indexes are rebuilt from the runs by the next pass, as after an upgrade.
+  rmSync(join(sb.runs, '.live'), { recursive: true, force: true });
+  rmSync(join(sb.runs, '.finished.jsonl'), { force: true });
   return { ids, templateAgentPid: template.agentPid };
 }
 

@@ -95,8 +95,10 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       'one run, with its details: times, spend, where its report and questions are, its branch ' +
         '(its id, a unique prefix of it, or its --name)',
     )
-    .option('--json', 'print an array of run objects')
+    .option('--json', 'print an array of run objects (every run, unless --since or --state)')
     .option('--all', 'list every run, also finished runs that need nothing and those older than three days')
+    .option('--since <when>', 'finished runs since then: a duration ago (7d, 36h) or a date (2026-11-20)')
+    .option('--state <states>', 'only runs in these states, e.g. failed or running,waiting')
     .option('--archived', 'the archived runs instead')
     .option('--wide', "every cell whole, however wide the terminal (the table fits the terminal's width)")
     .option('--no-color', 'no colour (NO_COLOR=1 does the same)')
@@ -174,7 +176,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       .description(
         pause
           ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)'
-          : 'supervise a paused run again',
+          : 'supervise a paused run again, with a reconcile pass at once',
       )
       .argument('[run]', RUN)
       .option('--all', pause ? 'pause every run' : 'lift the pause of every run')
@@ -258,8 +260,13 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('logs')
-    .description('what each session did: assistant text, tool calls, errors, results with cost')
+    .description(
+      'what the agent did: assistant text, tool calls, errors, results with cost ' +
+        "(the current session's last lines, unless --all)",
+    )
     .argument('<run>', RUN)
+    .option('-n, --lines <n>', "how many of the current session's last lines to show (default 40)")
+    .option('--all', 'every session from the start')
     .option('-f, --follow', 'keep printing new output until the run finishes')
     .option('--raw', 'print the stream-json as stored')
     .action(async (run: string, opts) => {

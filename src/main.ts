@@ -1,6 +1,7 @@
 import { systemClock } from './adapters/clock.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
+import { describeIoError } from './core/io-error.js';
 import { describeFsError } from './core/run/runs-root.js';
 import { safeText } from './core/text.js';
 
@@ -27,7 +28,8 @@ function messageOf(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code))
     return describeFsError({ code: e.code, path: e.path, dest: (e as { dest?: string }).dest });
-  return e.message ?? String(err);
+  // A wrapped message ("<path>: ENOSPC: …") still carries its code: said in words too.
+  return describeIoError({ code: undefined, message: e.message ?? String(err) });
 }
 
 async function readStdin(): Promise<Buffer> {

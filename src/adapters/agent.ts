@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
@@ -9,7 +8,7 @@ import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
-import { appendRestart, readAgent, readContinuation, writeSession } from './store.js';
+import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper in tmux.
 
@@ -49,13 +48,19 @@ export interface SessionStart {
   uptime?: number | null;
   /** A fresh conversation (the new id is in `spec`), handed the previous session's last words. */
   handover?: { lastResult: string | null };
+  /**
+   * `previous` never started its agent: it is started again as recorded (its prompt, restart.log
+   * line and marker stand), under the same number.
+   */
+  again?: boolean;
   /** A late synthesis: when it must be done by. */
   deadline?: Date;
 }
 
 /**
- * Records the new session before starting it: if this process dies in between, the next pass
- * sees a session that never ran and starts it again (a restart counted twice, never an agent twice).
+ * Records the new session before starting it: if this process dies in between, or tmux refuses
+ * it, the next pass sees a session whose agent never recorded itself and starts it again under
+ * the same number (counted once, never an agent twice).
  */
 export async function startSession(s: SessionStart): Promise<SessionRecord> {
   // Never two agents on one run, whatever the caller observed.
@@ -68,20 +73,27 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   ensureAgentEnv(s.spec, s.paths);
   const { Tmux } = await import('./tmux.js');
   const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
+  const again = s.again && s.previous ? s.previous : null;
+  const fresh = again ? again.fresh === true : s.handover !== undefined;
+  const deadline = again ? again.deadline : s.deadline;
   const session: SessionRecord = {
-    n: (s.previous?.n ?? 0) + 1,
+    n: again ? again.n : (s.previous?.n ?? 0) + 1,
     mode: s.mode,
     startedAt: s.now,
-    ...(s.deadline ? { deadline: s.deadline } : {}),
+    ...(fresh ? { fresh: true } : {}),
+    ...(deadline ? { deadline } : {}),
   };
   // A follow-up's first session resumes the earlier conversation into its own (or is handed over);
   // its later fresh sessions hear the answers again.
   const continuation = s.spec.continues ? readContinuation(s.paths) : null;
   const fork = s.mode === 'initial' && !s.handover ? (continuation?.fork ?? null) : null;
-  const prompt = promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation);
-  writeFileAtomic(s.paths.prompt, prompt);
+  if (!again)
+    writeFileAtomic(
+      s.paths.prompt,
+      promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation),
+    );
   writeSession(s.paths, session);
-  if (s.mode !== 'initial')
+  if (s.mode !== 'initial' && !again)
     appendRestart(s.paths, {
       at: s.now,
       mode: s.mode,
@@ -90,18 +102,19 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
       reason: s.reason,
     });
   // Segment marker: each session's part of output.log starts with one line saying which it is.
-  appendLine(
-    s.paths.outputLog,
-    JSON.stringify({
-      type: 'overnight_session',
-      session: session.n,
-      mode: s.mode,
-      conversation: s.spec.sessionId,
-      at: s.now.toISOString(),
-      // The fork's running cost starts at what the earlier conversation had cost (not this run's).
-      ...(fork ? { forkedFrom: fork, inheritedCostUsd: continuation?.inheritedCostUsd ?? 0 } : {}),
-    }),
-  );
+  if (!again || readSessionLogs(s.paths).at(-1)?.n !== session.n)
+    appendLine(
+      s.paths.outputLog,
+      JSON.stringify({
+        type: 'overnight_session',
+        session: session.n,
+        mode: s.mode,
+        conversation: s.spec.sessionId,
+        at: s.now.toISOString(),
+        // The fork's running cost starts at what the earlier conversation had cost (not this run's).
+        ...(fork ? { forkedFrom: fork, inheritedCostUsd: continuation?.inheritedCostUsd ?? 0 } : {}),
+      }),
+    );
   const name = tmuxSessionName(s.spec.id);
   await tmux.killSession(name); // a finished wrapper's session may linger for a moment
   const argv = [
@@ -113,7 +126,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, s.handover !== undefined, s.paths.workspace, fork),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),
   ];
   await tmux.newSession(name, cwd, argv);
   return session;
@@ -128,7 +141,8 @@ export interface WrapperRef {
   id: string;
 }
 
-async function wrapperRunning(w: WrapperRef): Promise<boolean> {
+/** Whether tmux shows the run's pane with its wrapper still running. */
+export async function wrapperRunning(w: WrapperRef): Promise<boolean> {
   const { Tmux } = await import('./tmux.js');
   return wrapperInPanes(await new Tmux(w.tmux, w.socket).panes(), w.id);
 }
@@ -154,47 +168,6 @@ export async function stopAgent(
     await new Promise((r) => setTimeout(r, 50));
   }
   return how;
-}
-
-/**
- * A backoff wait must end on time without a resident monitor: a detached `sleep` then one pass.
- * Armed once per wake time (the marker file), so repeated passes do not stack timers.
- */
-export async function armWakeTimer(
-  spec: RunSpec,
-  paths: RunPaths,
-  until: Date,
-  now: Date,
-  env: NodeJS.ProcessEnv,
-): Promise<boolean> {
-  const at = until.toISOString();
-  if (readText(paths.wake)?.trim() === at) return false;
-  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-  const root = dirname(paths.workspace);
-  const { execa } = await import('execa');
-  const log = join(root, 'reconcile.log');
-  const timer = execa(
-    '/bin/sh',
-    [
-      '-c',
-      'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
-      String(seconds),
-      spec.paths.node,
-      spec.paths.cli,
-    ],
-    {
-      detached: true,
-      cleanup: false,
-      stdin: 'ignore',
-      stdout: { file: log, append: true },
-      stderr: { file: log, append: true },
-      env: { ...env, OVERNIGHT_HOME: root },
-    },
-  );
-  timer.catch(() => {}); // it outlives this process; nobody waits for it
-  timer.unref();
-  writeFileAtomic(paths.wake, at + '\n');
-  return true;
 }
 
 export async function removeTmuxSession(

@@ -1,10 +1,11 @@
 import {
-  appendFileSync,
   closeSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -18,30 +19,93 @@ import { describeFsError } from '../core/run/runs-root.js';
 
 let counter = 0;
 
-export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
+/**
+ * Temp file, fsync, rename: a reader sees the old file or the new one, never half of one. When
+ * any step fails (a full disk), the temp file is removed and the old file is left as it was.
+ * `durable: false` skips the fsync, for derived files that are rebuilt when lost (an index).
+ */
+export function writeFileAtomic(
+  path: string,
+  data: string,
+  mode = 0o600,
+  opts: { durable?: boolean } = {},
+): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
-  const fd = openSync(tmp, 'w', mode);
+  let fd: number | null = null;
   try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
+    fd = openSync(tmp, 'w', mode);
+    writeAll(fd, Buffer.from(data, 'utf8'));
+    if (opts.durable !== false) fsyncSync(fd);
     closeSync(fd);
-  }
-  try {
+    fd = null;
     renameSync(tmp, path);
   } catch (err) {
+    if (fd !== null) closeQuietly(fd);
     try {
       unlinkSync(tmp);
     } catch {
-      // the temp file is already gone
+      // never created, or already gone
     }
     throw err;
   }
 }
 
-/** Logs grow by whole lines with O_APPEND; readers skip a torn last line. */
+function writeAll(fd: number, buf: Buffer, position: number | null = null): void {
+  for (let done = 0; done < buf.length;) {
+    done += writeSync(fd, buf, done, buf.length - done, position === null ? null : position + done);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing more to do
+  }
+}
+
+/**
+ * Logs grow by whole lines with O_APPEND; readers skip a torn line. A record always starts on a
+ * fresh line: after a writer that died mid-line (an agent killed, a full disk), a newline comes
+ * first, so the cut-off line never swallows the record that follows it.
+ */
 export function appendLine(path: string, line: string, mode = 0o600): void {
-  appendFileSync(path, line.endsWith('\n') ? line : line + '\n', { mode });
+  // 'a+': appends, and can read the byte before the end.
+  const fd = openSync(path, 'a+', mode);
+  try {
+    const size = fstatSync(fd).size;
+    const last = Buffer.alloc(1);
+    const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+    const text = (torn ? '\n' : '') + (line.endsWith('\n') ? line : line + '\n');
+    writeAll(fd, Buffer.from(text, 'utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Overwrites a file's bytes in place, padded with spaces to the file's size: the fallback for a
+ * small record when the disk is too full for a new file (the blocks it owns are reused). False
+ * when the file is missing or too small for `data`.
+ */
+export function overwriteInPlace(path: string, data: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch {
+    return false;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.from(data, 'utf8');
+    if (buf.length > size) return false;
+    writeAll(fd, Buffer.concat([buf, Buffer.alloc(size - buf.length, 0x20)]), 0);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeQuietly(fd);
+  }
 }
 
 export function readText(path: string): string | null {

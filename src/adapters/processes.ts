@@ -16,7 +16,7 @@ export async function startTimeOf(pid: number): Promise<string | null> {
     }
   }
   const { execa } = await import('execa'); // loaded only where it is needed: startup is most of a pass
-  const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false });
+  const r = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false, cwd: '/' });
   const text = String(r.stdout).trim().replace(/\s+/g, ' ');
   return r.exitCode === 0 && text ? text : null;
 }
@@ -26,7 +26,7 @@ export async function isAlive(pid: number, startTime: string): Promise<boolean> 
 }
 
 /** Signals the agent's process group (the wrapper gives it one), else the process alone. */
-function signal(pid: number, sig: NodeJS.Signals): void {
+export function signalGroup(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(-pid, sig);
   } catch {
@@ -59,18 +59,37 @@ export function stopGraceOf(seconds: number): StopGrace {
 
 export const DEFAULT_STOP_GRACE: StopGrace = stopGraceOf(10);
 
-/** SIGINT, then SIGTERM, then SIGKILL, each after its grace. Returns how it ended. */
+/**
+ * SIGINT, then SIGTERM, then SIGKILL, each after its grace, to the agent's process group. Once
+ * the agent is gone, what is left of its group (a child that ignored the signal) is killed too:
+ * nothing of a stopped agent lives on. Returns how the agent ended.
+ */
 export async function stopProcess(
   pid: number,
   startTime: string,
   grace = DEFAULT_STOP_GRACE,
 ): Promise<'gone' | NodeJS.Signals> {
   if (!(await isAlive(pid, startTime))) return 'gone';
-  signal(pid, 'SIGINT');
+  const how = await interrupt(pid, startTime, grace);
+  killGroupLeft(pid);
+  return how;
+}
+
+async function interrupt(pid: number, startTime: string, grace: StopGrace): Promise<NodeJS.Signals> {
+  signalGroup(pid, 'SIGINT');
   if (await waitUntilDead(pid, startTime, grace.interruptMs)) return 'SIGINT';
-  signal(pid, 'SIGTERM');
+  signalGroup(pid, 'SIGTERM');
   if (await waitUntilDead(pid, startTime, grace.terminateMs)) return 'SIGTERM';
-  signal(pid, 'SIGKILL');
+  signalGroup(pid, 'SIGKILL');
   await waitUntilDead(pid, startTime, 2_000);
   return 'SIGKILL';
+}
+
+/** The group outlives its leader while any member lives; its id is not reused meanwhile. */
+function killGroupLeft(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // no member left
+  }
 }

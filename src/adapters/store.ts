@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { parseStream, type SessionLog } from '../core/agent/stream.js';
+import type { SessionLog } from '../core/agent/stream.js';
 import { RunFileError } from '../core/errors.js';
 import {
   parseContinuation,
@@ -23,6 +23,7 @@ import {
 } from '../core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
+import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
 
 // Reads and writes one run's files. Names come from the run id; nothing is stored twice.
@@ -141,9 +142,12 @@ export function readAgent(
   return text === null ? null : parsePidRecord(text);
 }
 
-/** Each session's record, rebuilt from the raw output.log. */
-export function readSessionLogs(paths: RunPaths): SessionLog[] {
-  return parseStream(readText(paths.outputLog) ?? '');
+/**
+ * Each session's record from output.log, read through the stream index: a reader pays for the
+ * bytes written since the last one, never for the whole log.
+ */
+export function readSessionLogs(paths: RunPaths, save = true): SessionLog[] {
+  return readStreamView(paths, save).sessions;
 }
 
 /** The last `bytes` of a file as text (a quiet agent's last words), or "" when it cannot be read. */

@@ -7,7 +7,7 @@ import {
   type Heartbeat,
   type ScheduleMarker,
 } from '../core/schedule/marker.js';
-import { readText, writeFileAtomic } from './files.js';
+import { overwriteInPlace, readText, writeFileAtomic } from './files.js';
 
 // The supervisor's own records in the runs root: the schedule marker `schedule install` writes, and
 // the heartbeat every pass writes. Cheap to read (no processes): status and launch use them.
@@ -36,8 +36,22 @@ export function readHeartbeat(root: string): Heartbeat | null {
   return parseHeartbeat(readJson(rootPaths(root).heartbeat));
 }
 
+/** The heartbeat's size on disk: room to rewrite it in place when the disk is too full for a new file. */
+const HEARTBEAT_BYTES = 1024;
+
+/**
+ * Written atomically; when that fails (a full disk), rewritten in place within the blocks it
+ * already has, so that status and doctor can still say why passes fail. Never throws.
+ */
 export function writeHeartbeat(root: string, beat: Heartbeat): void {
-  writeFileAtomic(rootPaths(root).heartbeat, JSON.stringify(beat) + '\n');
+  const path = rootPaths(root).heartbeat;
+  const json = JSON.stringify({ ...beat, lastError: beat.lastError?.slice(0, 400) });
+  const padded = json.padEnd(HEARTBEAT_BYTES - 1, ' ') + '\n';
+  try {
+    writeFileAtomic(path, padded);
+  } catch {
+    overwriteInPlace(path, padded);
+  }
 }
 
 /** What status and launch need to warn about unsupervised runs: the schedule and its last pass. */

@@ -36,6 +36,9 @@ export function tmuxEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return kept;
 }
 
+/** Tries of `new-session` before a pass gives up on it (about 3 s in all). */
+const NEW_SESSION_TRIES = 5;
+
 export class Tmux {
   /** `socket`: the server the run was started on; null for the caller's default (very old runs). */
   constructor(
@@ -46,6 +49,9 @@ export class Tmux {
   private run(args: string[]) {
     const server = this.socket ? ['-S', this.socket] : [];
     return execa(this.bin, [...server, ...args], {
+      // Never the caller's directory: a pass started from a run's workspace outlives it when
+      // the run is removed, and a child cannot be started from a directory that is gone.
+      cwd: '/',
       env: tmuxEnv(process.env),
       extendEnv: false,
       reject: false,
@@ -66,8 +72,24 @@ export class Tmux {
     return panes;
   }
 
-  /** Starts `argv` directly (several arguments: tmux execs them without a shell). */
+  /**
+   * Starts `argv` directly (several arguments: tmux execs them without a shell). A server that is
+   * exiting (its last session just ended) refuses with "server exited unexpectedly" or "lost
+   * server": tried again a few times, a fresh server starting on the next try.
+   */
   async newSession(name: string, cwd: string, argv: string[]): Promise<void> {
+    let failure = '';
+    for (let attempt = 0; attempt < NEW_SESSION_TRIES; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      failure = await this.tryNewSession(name, cwd, argv);
+      if (!failure) return;
+      // A session of that name left by a wrapper that just ended: gone before the next try.
+      if (/duplicate session/i.test(failure)) await this.killSession(name);
+    }
+    throw new Error(`tmux could not start session ${name}: ${failure}`);
+  }
+
+  private async tryNewSession(name: string, cwd: string, argv: string[]): Promise<string> {
     // tmux makes its own default socket's directory, but not one given with -S.
     if (this.socket) mkdirSync(dirname(this.socket), { recursive: true, mode: 0o700 });
     const r = await this.run([
@@ -84,10 +106,9 @@ export class Tmux {
       '--',
       ...argv,
     ]);
-    if (r.exitCode !== 0)
-      throw new Error(
-        `tmux could not start session ${name}: ${String(r.stderr).trim() || `exit ${r.exitCode}`}`,
-      );
+    if (r.exitCode === 0) return '';
+    const how = r.exitCode !== undefined ? `exit ${r.exitCode}` : (r.signal ?? r.shortMessage ?? 'failed');
+    return String(r.stderr).trim() || how;
   }
 
   async killSession(name: string): Promise<void> {

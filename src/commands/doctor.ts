@@ -18,7 +18,8 @@ import {
 } from '../core/doctor/checks.js';
 import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
-import { checkSchedule } from '../core/doctor/schedule.js';
+import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
+import { localTime } from '../core/local-time.js';
 import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
@@ -65,6 +66,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkTmux(tmux, where),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
     checkSchedule(schedule, io.now()),
+    checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),
     // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
     checkCredentials(env, where, io.env),
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),

@@ -5,8 +5,10 @@ import { readHeartbeat, readSupervision } from '../adapters/supervision.js';
 import { hint, type Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
+import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { formatBoard } from '../core/status/board.js';
 import { wantsColour } from '../core/status/colour.js';
@@ -15,19 +17,22 @@ import { wrap } from '../core/status/fit.js';
 import { needOf } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
-import { supervisionWarning } from '../core/status/supervision.js';
+import { passFailure, supervisionWarning } from '../core/status/supervision.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
+import { byRows, pickRuns, type Picked } from '../dashboard/pick.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
 import { newestFindings, readStory } from '../dashboard/story.js';
 import { digestWarnings } from '../notify/warnings.js';
 
-// `overnight status [run]`: the morning dashboard, or one run with its details.
+// `overnight status [run]`: the morning dashboard, or one run with the story of its night.
 
 export interface StatusOptions {
   json?: boolean;
   all?: boolean;
+  since?: string;
+  state?: string;
   archived?: boolean;
   wide?: boolean;
   /** false with --no-color. */
@@ -42,32 +47,41 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const settings = await settingsWithWarnings(io);
   const runsRoot = settings.runsDir;
   const usable = usableRunsRoot(runsRoot, 'read');
+  const now = io.now();
+  const filter = runFilter(opts, now);
+  if ('error' in filter) throw new UsageError(filter.error);
   // One named run may be archived; the table shows either the runs or the archived ones.
   let dir = opts.archived ? rootPaths(runsRoot).archive : runsRoot;
-  let ids = usable ? listRunIds(dir) : [];
+  let picked: Picked = { ids: [], more: false, keep: () => true };
   if (name) {
     const run = await resolveRun(name, runsRoot, io, opts.archived ? 'archived' : 'any');
     dir = run.root;
-    ids = [run.id];
+    picked = { ids: [run.id], more: false, keep: () => true };
+  } else if (opts.archived) {
+    // Archived runs have no index: every one is read, and only --since leaves some out.
+    picked = byRows(listRunIds(dir), opts.since ? filter.since : null);
+  } else if (usable) {
+    picked = pickRuns(runsRoot, filter);
   }
-  let rows = await collectRows(ids, { root: dir, settings, io });
+  let rows = (await collectRows(picked.ids, { root: dir, settings, io })).filter(
+    (r) => (!filter.states || filter.states.includes(r.state)) && (name || picked.keep(r)),
+  );
   if (opts.json || name) rows = await withCommits(rows);
 
-  const now = io.now();
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
-  const needy = rows.some((r) => needOf(r) !== null);
-  const exit = opts.check && needy ? 1 : 0;
+  const exit = opts.check && rows.some((r) => needOf(r) !== null) ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
   const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
-  const warning =
-    [
-      unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
-      supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
-      ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
-    ]
-      .filter(Boolean)
-      .join('\n') || null;
+  // Clock text costs a few ms to set up: only made when there is a failure to say.
+  const beat = usable ? readHeartbeat(runsRoot) : null;
+  const failing = beat?.lastError ? passFailure(beat, localTime()) : null;
+  const warnings = [
+    failing ? `warning: ${failing}; nothing is supervised until a pass goes through` : null,
+    unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
+    supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
+    ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
+  ].filter((w): w is string => w !== null);
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their
     // count, the table's column, is then `openQuestions`).
@@ -75,32 +89,35 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
       ? rows.map((r) => ({ ...r, openQuestions: r.questions, ...readStory(runPaths(dir, r.id), r) }))
       : rows;
     io.stdout(safeJson(out, 2));
-    if (warning) io.stderr(warning);
+    for (const w of warnings) io.stderr(w);
     return exit;
   }
-  if (rows.length === 0) {
+  const cells = opts.wide ? null : terminalWidth(io);
+  if (rows.length === 0 && !picked.more) {
     io.stdout(
       safeLine(
-        opts.archived
-          ? `No archived runs in ${dir}.`
-          : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
+        filter.states || opts.since
+          ? 'No runs match.'
+          : opts.archived
+            ? `No archived runs in ${dir}.`
+            : `No runs in ${dir}. Start one with: ${hint(io, 'launch "<task>"')}`,
       ),
     );
-    if (warning) io.stdout(`\n${safeText(warning)}`);
-    return exit;
+  } else {
+    const everything = Boolean(name || opts.all || opts.archived || opts.since || filter.states);
+    const board = formatBoard(rows, now, {
+      width: cells,
+      colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
+      clock: localTime(),
+      passes: { lastPassAt: beat?.at ?? null, scheduled: schedule !== null },
+      cmd: io.cmd ?? 'overnight',
+      ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
+    });
+    // One run named: its row without the summary, then its details and the story of its night.
+    for (const line of name ? board.slice(1) : board) io.stdout(line);
+    if (picked.more)
+      io.stdout(`(older finished runs hidden; ${hint(io, 'status --all')}, or --since 7d, shows them)`);
   }
-  const everything = Boolean(name || opts.all || opts.archived);
-  const cells = opts.wide ? null : terminalWidth(io);
-  const board = formatBoard(rows, now, {
-    width: cells,
-    colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
-    clock: localTime(),
-    passes: { lastPassAt: readHeartbeat(runsRoot)?.at ?? null, scheduled: schedule !== null },
-    cmd: io.cmd ?? 'overnight',
-    ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
-  });
-  // One run named: its row without the summary, then its details and the story of its night.
-  for (const line of name ? board.slice(1) : board) io.stdout(line);
   const one = name ? rows[0] : undefined;
   if (one) {
     const paths = runPaths(dir, one.id);
@@ -110,9 +127,10 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
     for (const line of timelineBlock(story.timeline, localTime())) io.stdout(safeLine(line));
   }
-  if (warning) {
+  if (warnings.length > 0) {
     io.stdout('');
-    for (const line of safeText(warning).split('\n')) for (const l of wrap(line, cells)) io.stdout(l);
+    for (const line of safeText(warnings.join('\n')).split('\n'))
+      for (const l of wrap(line, cells)) io.stdout(l);
   }
   return exit;
 }

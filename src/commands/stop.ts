@@ -1,13 +1,14 @@
 import { waitLock } from '../adapters/lock.js';
+import { ensureRunIndex } from '../adapters/run-index.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
-import { UsageError } from '../core/errors.js';
+import { OperationalError, UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { makeNotifier } from '../notify/queue.js';
-import { finalizeFinished } from '../reconcile/finalize.js';
+import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
 export interface StopOptions {
   all?: boolean;
@@ -16,8 +17,9 @@ export interface StopOptions {
 export const STOPPED_REASON = 'stopped by user';
 
 /**
- * DONE first, so that no pass restarts the agent from here on; then the agent and its tmux
- * session go.
+ * DONE first, so that no pass restarts the agent from here on and no starting agent goes on to
+ * run; then the agent's process group, its wake timer and its tmux session go. When it returns,
+ * nothing of the run is alive.
  */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
@@ -26,19 +28,21 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   const settings = await settingsWithWarnings(io);
   const root = settings.runsDir;
   usableRunsRoot(root, 'write');
-  const all = listRunIds(root);
-  let ids: string[];
+  let named: string | null = null;
   if (name) {
-    ids = [(await resolveRun(name, root, io)).id];
-  } else {
-    ids = all.filter((id) => !hasSentinel(runPaths(root, id)));
-    if (ids.length === 0) io.stdout('No unfinished runs to stop.');
+    named = (await resolveRun(name, root, io)).id;
+  } else if (listRunIds(root).length === 0) {
+    io.stdout('No unfinished runs to stop.');
+    return 0;
   }
   // Under the pass lock: a pass that is starting this run's next session finishes first.
-  const release = ids.length > 0 ? await waitLock(rootPaths(root).lock, 60_000, () => {}) : async () => {};
+  const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
   // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
   const notifier = makeNotifier(settings, io);
+  let unsettled = 0;
   try {
+    const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
+    if (ids.length === 0) io.stdout('No unfinished runs to stop.');
     for (const id of ids) {
       const paths = runPaths(root, id);
       const already = hasSentinel(paths);
@@ -46,15 +50,22 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         writeSentinel(paths, 'DONE', STOPPED_REASON);
         appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
       }
-      await finalizeFinished(id, paths, io.now(), notifier);
+      const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
+      if (!done?.settled) unsettled++;
       io.stdout(
-        already
-          ? `${id}: already finished; nothing left running`
-          : `${id}: stopped (DONE: ${STOPPED_REASON})`,
+        !done?.settled
+          ? `${id}: DONE, but its last session could not be verified over; ` +
+              'the next reconcile pass looks again'
+          : !already
+            ? `${id}: stopped (DONE: ${STOPPED_REASON})`
+            : done.stopped
+              ? `${id}: already finished; stopped an agent that was still running`
+              : `${id}: already finished; nothing left running`,
       );
     }
   } finally {
     await release();
   }
+  if (unsettled > 0) throw new OperationalError(`${unsettled} run(s) may still have an agent starting`);
   return 0;
 }

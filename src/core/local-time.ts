@@ -23,6 +23,16 @@ export function localTime(timeZone?: string): LocalTime {
   return made;
 }
 
+/**
+ * The same, set up on first use: the formatters take milliseconds to make, which a pass over runs
+ * that need no clock text (most of them) should not pay.
+ */
+export function lazyLocalTime(timeZone?: string): LocalTime {
+  let made: LocalTime | undefined;
+  const get = () => (made ??= localTime(timeZone));
+  return { hm: (at) => get().hm(at), hms: (at) => get().hms(at), human: (at) => get().human(at) };
+}
+
 function build(timeZone: string | undefined): LocalTime {
   const clock = new Intl.DateTimeFormat('en-GB', {
     timeZone,

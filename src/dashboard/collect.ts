@@ -1,4 +1,4 @@
-import { readText } from '../adapters/files.js';
+import { exists, readText } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
 import {
   hasSentinel,
@@ -24,14 +24,19 @@ const SETTLE_MS = 2_000;
 
 export async function collectRows(ids: readonly string[], ctx: PassContext): Promise<StatusRow[]> {
   const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
-  for (const id of ids) seen.push({ id, ...(await rowFor(id, ctx)) });
+  for (const id of ids) {
+    const got = await rowFor(id, ctx);
+    if (got) seen.push({ id, ...got });
+  }
   // A pass starting a session right now looks like a lost agent: look again, with tmux asked
   // afresh, before showing a crash. Only a session started in the last seconds is looked at so.
   const deadline = Date.now() + SETTLE_MS;
   for (let wait = 50; seen.some((r) => r.unsettled) && Date.now() < deadline; wait *= 2) {
     await new Promise((r) => setTimeout(r, Math.min(wait, deadline - Date.now())));
     ctx.panes = undefined;
-    for (const r of seen) if (r.unsettled) Object.assign(r, { unsettled: false }, await rowFor(r.id, ctx));
+    for (const r of seen)
+      if (r.unsettled)
+        Object.assign(r, { unsettled: false }, await liveRow(r.id, runPaths(ctx.root, r.id), ctx));
   }
   return withNotifyWarnings(
     ctx.root,
@@ -49,7 +54,8 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
   return rest;
 }
 
-async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean }> {
+/** A run's row; null for a run no longer in the runs root (an index may still name it). */
+async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
   const paths = runPaths(ctx.root, id);
   // A finished run's summary was written once; only what the user may still edit is read again.
   const final = hasSentinel(paths) ? readFinal(paths) : null;
@@ -61,6 +67,15 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
     if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
     return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
   }
+  if (!exists(paths.workspace)) return null;
+  return liveRow(id, paths, ctx);
+}
+
+async function liveRow(
+  id: string,
+  paths: RunPaths,
+  ctx: PassContext,
+): Promise<{ row: StatusRow; unsettled?: boolean }> {
   try {
     const now = ctx.io.now();
     const { spec, obs } = await observeRun(paths, ctx, now);

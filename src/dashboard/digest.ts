@@ -2,11 +2,13 @@ import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { mtime, writeFileAtomic } from '../adapters/files.js';
+import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { reportHead } from '../core/digest/report.js';
 import type { DigestRun } from '../core/digest/types.js';
 import { OperationalError } from '../core/errors.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
+import { FinishedPicker } from '../core/run/run-index.js';
 import type { PassContext } from '../reconcile/context.js';
 import { collectRows } from './collect.js';
 import type { StatusRow } from './rows.js';
@@ -24,9 +26,17 @@ function lastChange(paths: RunPaths): number {
   return Math.max(0, ...files.map((f) => mtime(f)?.getTime() ?? 0));
 }
 
-/** Runs still going, and runs that ended or changed since `since`. */
+/**
+ * Runs still going, and runs that ended or changed since `since`. The candidates come from the
+ * runs root's indexes (the live runs, and the runs finished in the window), so old finished runs
+ * are never opened; without the indexes, from a listing of the root.
+ */
 export function runsInWindow(root: string, since: Date): string[] {
-  return listRunIds(root).filter((id) => {
+  const live = liveRunIds(root);
+  const picker = new FinishedPicker(since);
+  if (live !== null) readFinished(root, picker);
+  const ids = live === null ? listRunIds(root) : [...new Set([...live, ...picker.ids])].sort();
+  return ids.filter((id) => {
     const paths = runPaths(root, id);
     return !hasSentinel(paths) || lastChange(paths) >= since.getTime();
   });

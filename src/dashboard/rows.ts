@@ -1,17 +1,11 @@
 import { readdirSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
-import { readContinuedBy } from '../adapters/store.js';
+import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpen, parseQuestions } from '../core/agent/questions.js';
-import {
-  parseStream,
-  summarizeUsage,
-  wrongConversations,
-  type SessionLog,
-  type Usage,
-  type UsageWindow,
-} from '../core/agent/stream.js';
+import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
+import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -39,9 +33,15 @@ export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow
   lastTransition: Record<string, unknown> | null;
 }
 
+/** How much of the events log's end is read for its last line. */
+const EVENTS_TAIL = 16 * 1024;
+
 /** The last whole line of events.jsonl; a torn last line falls back to the one before. */
 export function lastTransition(paths: RunPaths): Record<string, unknown> | null {
-  const lines = (readText(paths.events) ?? '').split('\n').filter((l) => l.trim() !== '');
+  // Only the end is read: the log grows all night. Its first line may be cut: it is never used.
+  const lines = readTail(paths.events, EVENTS_TAIL)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2); i--) {
     try {
       return JSON.parse(lines[i] as string) as Record<string, unknown>;
@@ -84,13 +84,13 @@ export function countQuestions(paths: RunPaths): number {
 
 function sessionLogs(paths: RunPaths): SessionLog[] {
   try {
-    return parseStream(readText(paths.outputLog) ?? '');
+    return readSessionLogs(paths);
   } catch {
     return [];
   }
 }
 
-/** What the sessions did and cost, rebuilt from the raw output.log each time (no parser state kept). */
+/** What the sessions did and cost, from output.log through its stream index. */
 export function usageOf(paths: RunPaths): Usage {
   return summarizeUsage(sessionLogs(paths));
 }

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import {
-  armWakeTimer,
-  removeTmuxSession,
-  startSession,
-  stopAgent,
-  type WrapperRef,
-} from '../adapters/agent.js';
+import { removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import {
@@ -18,6 +12,7 @@ import {
   writeSpec,
 } from '../adapters/store.js';
 import { archiveTranscript } from '../adapters/transcript.js';
+import { armWakeTimer } from '../adapters/wake-timer.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
@@ -141,9 +136,11 @@ async function start(
     spentUsd: ended?.costUsd ?? 0,
     uptime: action.uptime,
     handover,
+    again: action.again,
     deadline: action.deadline,
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
-  record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh });
+  const again = action.again ? { again: true } : {};
+  record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh, ...again });
   return true;
 }

@@ -10,6 +10,8 @@ export interface PassContext {
   root: string;
   settings: Settings;
   io: Io;
+  /** A dry run: nothing is written, not even a derived file such as a stream index. */
+  dryRun?: boolean;
   /** Set when another pass reclaimed the lock: from then on this one starts and finishes nothing. */
   lockLost?: boolean;
   /** tmux is asked once per pass and server, and only if some run needs it. */

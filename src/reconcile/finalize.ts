@@ -1,12 +1,15 @@
 import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 
-import { removeTmuxSession, stopAgent } from '../adapters/agent.js';
-import { writeFileAtomic } from '../adapters/files.js';
-import { stopGraceOf } from '../adapters/processes.js';
-import { hasSentinel, readSession, readSpec } from '../adapters/store.js';
+import { removeTmuxSession, stopAgent, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
+import { readText, writeFileAtomic } from '../adapters/files.js';
+import { isAlive, stopGraceOf } from '../adapters/processes.js';
+import { markFinished } from '../adapters/run-index.js';
+import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
+import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { RunPaths } from '../core/run/paths.js';
-import type { RunSpec } from '../core/run/types.js';
+import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
 import type { Notifier } from '../notify/queue.js';
 import { observe } from './observe.js';
@@ -14,8 +17,37 @@ import { observe } from './observe.js';
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 
 /**
- * A run with a sentinel whose agents are not yet verified gone: stop what is left, then write
- * its status summary, which marks it as finished for every later pass. False for live runs.
+ * How long a person's command (stop, archive, rm) looks for an agent a moment away from starting
+ * (a pass started its session just before): it records itself and, seeing the sentinel, never
+ * starts; the command goes on once that is settled.
+ */
+export const SETTLE_MS = 15_000;
+
+export interface FinalizeOptions {
+  /**
+   * How long to keep looking for an agent a moment away from starting (a wrapper between its
+   * start and its pid record): `stop` waits, so that nothing of the run is alive when it returns;
+   * a pass does not, and leaves the run among the live ones for the next pass to look at again.
+   */
+  waitMs?: number;
+}
+
+export interface Finalized {
+  /** An agent was still running and was stopped now. */
+  stopped: boolean;
+  /** The run is verified free of agents: nothing of it can run any more. */
+  settled: boolean;
+  /**
+   * Its last notices are queued, its summary written, and it is out of every later pass (false
+   * when either is not done yet: the next pass finalizes it again).
+   */
+  summarized: boolean;
+}
+
+/**
+ * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
+ * process group, its wake timer, its tmux session), then write its status summary and move it to
+ * the finished index, out of every later pass. Null for live runs.
  * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
  * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
@@ -24,23 +56,38 @@ export async function finalizeFinished(
   paths: RunPaths,
   now: Date,
   notifier: Notifier | undefined,
-): Promise<boolean> {
-  if (!hasSentinel(paths)) return false;
+  opts: FinalizeOptions = {},
+): Promise<Finalized | null> {
+  const sentinel = readSentinel(paths);
+  if (!sentinel) return null;
   let spec: RunSpec | null = null;
   try {
     spec = await readSpec(paths);
   } catch {
     // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
   }
-  const session = readSession(paths);
   const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
   const socket = spec?.paths.tmuxSocket ?? null;
   const wrapper = tmuxBin ? { tmux: tmuxBin, socket, id } : undefined;
-  await stopAgent(paths, session, spec ? stopGraceOf(spec.limits.stopGrace) : undefined, wrapper);
+  await cancelWakeTimer(paths);
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  let stopped = false;
+  for (;;) {
+    const session = readSession(paths);
+    const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
+    if ((await stopAgent(paths, session, grace, wrapper)) !== 'gone') stopped = true;
+    if (await settled(paths, session, wrapper)) break;
+    // Not yet: the next pass looks again (the run stays live until its last session is settled).
+    if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // A caller that waits also sees the wrapper out (it records the end, then leaves).
+  while (wrapper && Date.now() < deadline && (await wrapperRunning(wrapper)))
+    await new Promise((r) => setTimeout(r, 100));
   if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
   // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
   // the launch environment's values they need. If that fails, the next pass finalizes it again.
-  if (notifier && !(await notifier.queue(id, paths))) return true;
+  if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   if (spec) {
@@ -48,5 +95,23 @@ export async function finalizeFinished(
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
   }
-  return true;
+  const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
+  markFinished(dirname(paths.workspace), { id, finishedAt: now, state });
+  return { stopped, settled: true, summarized: true };
+}
+
+/**
+ * The run's last session can start no agent any more: its end is recorded, or its recorded agent
+ * is gone, or it has no agent record and no wrapper that could still start one. (An agent records
+ * itself before it starts, and starts only while no sentinel exists.)
+ */
+async function settled(
+  paths: RunPaths,
+  session: SessionRecord | null,
+  wrapper?: WrapperRef,
+): Promise<boolean> {
+  if (!session || readText(paths.exitFile(session.n)) !== null) return true;
+  const agent = readAgent(paths, session);
+  if (agent) return !(await isAlive(agent.pid, agent.startTime));
+  return !(wrapper && (await wrapperRunning(wrapper)));
 }

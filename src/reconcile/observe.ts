@@ -15,6 +15,7 @@ import {
 } from '../adapters/store.js';
 import type { PaneInfo } from '../adapters/tmux.js';
 import { transcriptSize } from '../adapters/transcript.js';
+import type { SessionLog } from '../core/agent/stream.js';
 import { wrapperInPanes } from '../core/run/naming.js';
 import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
@@ -37,21 +38,26 @@ export async function observeRun(
   now: Date,
 ): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
-  const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env, now);
+  const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env, now, !ctx.dryRun);
   return { spec, obs };
 }
 
-/** `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing. */
+/**
+ * `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing.
+ * `save`: the stream index may be written (not by a dry run).
+ */
 export async function observe(
   paths: RunPaths,
   spec: RunSpec,
   panes: () => Promise<Map<string, PaneInfo>>,
   env: NodeJS.ProcessEnv,
   now: Date,
+  save = true,
 ): Promise<Observation> {
   const record = readSession(paths);
   const outputAt = mtime(paths.outputLog);
-  const agent = record ? await observeAgent(paths, spec, record, panes, env, outputAt, now) : null;
+  const logs = () => readSessionLogs(paths, save);
+  const agent = record ? await observeAgent(paths, spec, record, panes, env, outputAt, now, logs) : null;
   return {
     sentinel: readSentinel(paths),
     paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
@@ -71,6 +77,7 @@ async function observeAgent(
   env: NodeJS.ProcessEnv,
   outputAt: Date | null,
   now: Date,
+  logs: () => SessionLog[],
 ): Promise<RunningAgent | AgentNotRunning> {
   const pid = readAgent(paths, session);
   if (pid && (await isAlive(pid.pid, pid.startTime))) {
@@ -80,9 +87,7 @@ async function observeAgent(
     const promptSeen = looked ? waitingPrompt(readTail(paths.outputLog, PROMPT_TAIL_BYTES)) : null;
     // Paid extra usage must be caught while the agent runs: its stream is read each pass, unless
     // the run allows overage (the per-session index makes this read cost only what is new).
-    const overage = spec.allowOverage
-      ? undefined
-      : overageOf(readSessionLogs(paths).findLast((l) => l.n === session.n));
+    const overage = spec.allowOverage ? undefined : overageOf(logs().findLast((l) => l.n === session.n));
     return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n), overage };
   }
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
@@ -94,10 +99,11 @@ async function observeAgent(
   // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
   const endedAt = exit?.at ?? now;
   const offset = -endedAt.getTimezoneOffset();
-  const end = endOfSession(readSessionLogs(paths), session.n, endedAt, offset, spec.allowOverage);
+  const end = endOfSession(logs(), session.n, endedAt, offset, spec.allowOverage);
   return {
     running: false,
     wrapperAlive,
+    started: pid !== null,
     exit,
     hung: exists(paths.hungFile(session.n)),
     ...end,

@@ -2,11 +2,13 @@ import { rmSync } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { tryLock } from '../adapters/lock.js';
+import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
+import { describeIoError } from '../core/io-error.js';
 import { rootPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
 import { RECHECK, reconcileRun, type Outcome } from './run.js';
@@ -52,11 +54,18 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
           ...(await import('../notify/digest.js')),
         };
   const notifier = notify?.makeNotifier(settings, io);
-  const ctx: PassContext = { root, settings, io, lockLost: false, notifier };
-  const release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
+  const ctx: PassContext = { root, settings, io, lockLost: false, notifier, dryRun: !!opts.dryRun };
+  const started = Date.now();
+  let release: (() => Promise<void>) | null = null;
+  try {
+    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
+  } catch (err) {
+    // No lock (a full disk refuses even its directory): still said where status and doctor look.
+    beat(root, io, opts, { started, runs: 0, actions: 0, error: describeIoError(err as Error) });
+    throw err;
+  }
   if (!opts.dryRun && !release) return { ran: false, outcomes: [] };
 
-  const started = Date.now();
   const outcomes: Outcome[] = [];
   const record = (outcome: Outcome | undefined) => {
     if (!outcome) return;
@@ -70,10 +79,36 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
     progress: record,
   };
   let ids: string[] = [];
+  let failure: unknown = null;
   try {
+    try {
+      ids = await rounds();
+      // The morning digest, once a day per target that subscribes to it, after its local time.
+      if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
+      if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
+    } catch (err) {
+      failure = err;
+    }
+    if (!opts.dryRun) {
+      const actions = outcomes.filter((o) => o.action !== 'none').length;
+      const error = failure ? describeIoError(failure as Error) : passError(outcomes);
+      beat(root, io, opts, { started, runs: ids.length, actions, error });
+    }
+    if (failure) throw failure;
+  } finally {
+    await release?.();
+  }
+  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
+  // earlier pass are sent too, even when no target is configured any more.
+  if (notify) await notify.dispatchDue(root, io.env, io.now());
+  return { ran: true, outcomes };
+
+  async function rounds(): Promise<string[]> {
+    let ids: string[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
-      ids = listRunIds(root);
+      // Only live runs: a finished run costs a pass nothing. A dry run leaves the index alone.
+      ids = opts.dryRun ? (liveRunIds(root) ?? listRunIds(root)) : ensureRunIndex(root);
       ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
       const later: string[] = [];
       for (const id of ids) {
@@ -92,24 +127,36 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       }
       if (opts.dryRun || !exists(rp.passRequested)) break;
     }
-    // The morning digest, once a day per target that subscribes to it, after its local time.
-    if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
-    if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
-    if (!opts.dryRun) {
-      const at = io.now();
-      // scheduledAt proves that the installed schedule fires; passes started by an agent's exit
-      // or by hand must not fake it.
-      const scheduledAt = opts.scheduled ? at : (readHeartbeat(root)?.scheduledAt ?? null);
-      const actions = outcomes.filter((o) => o.action !== 'none').length;
-      writeHeartbeat(root, { at, scheduledAt, durationMs: Date.now() - started, runs: ids.length, actions });
-    }
-  } finally {
-    await release?.();
+    return ids;
   }
-  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
-  // earlier pass are sent too, even when no target is configured any more.
-  if (notify) await notify.dispatchDue(root, io.env, io.now());
-  return { ran: true, outcomes };
+}
+
+/** The heartbeat: when this pass ran, what it found, and since when passes fail, if they do. */
+function beat(
+  root: string,
+  io: Io,
+  opts: PassOptions,
+  pass: { started: number; runs: number; actions: number; error: string | null },
+): void {
+  const at = io.now();
+  const previous = readHeartbeat(root);
+  // scheduledAt proves that the installed schedule fires; passes started by an agent's exit or by
+  // hand must not fake it.
+  const scheduledAt = opts.scheduled ? at : (previous?.scheduledAt ?? null);
+  const failing = pass.error ? { lastError: pass.error, failingSince: previous?.failingSince ?? at } : {};
+  const durationMs = Date.now() - pass.started;
+  writeHeartbeat(root, { at, scheduledAt, durationMs, runs: pass.runs, actions: pass.actions, ...failing });
+}
+
+/**
+ * The error a pass records in the heartbeat: the first run's that failed. An error of the system
+ * (a full disk) is the same for every run and said alone; any other names its run.
+ */
+function passError(outcomes: readonly Outcome[]): string | null {
+  const failed = outcomes.find((o) => o.action === 'error');
+  if (!failed) return null;
+  const said = failed.message.replace(/^error: /, '');
+  return /\(E[A-Z]+\)$/.test(said) ? said : `${failed.id}: ${said}`;
 }
 
 /** The pass lock; null when another pass holds it (after leaving it a request to run again). */

@@ -1,7 +1,9 @@
 import { exists } from '../adapters/files.js';
+import { markRemoved } from '../adapters/run-index.js';
 import { RunFileError } from '../core/errors.js';
-import { localTime } from '../core/local-time.js';
-import { finishedFiles, runPaths } from '../core/run/paths.js';
+import { describeIoError } from '../core/io-error.js';
+import { lazyLocalTime } from '../core/local-time.js';
+import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
 import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
@@ -40,13 +42,16 @@ export async function reconcileRun(
   ctx: PassContext,
   opts: RunOptions,
 ): Promise<Outcome | undefined | typeof RECHECK> {
-  // Finished and verified free of agents: nothing more to read (keeps a pass over old runs fast).
-  const f = finishedFiles(ctx.root, id);
-  if (exists(f.final) && (exists(f.done) || exists(f.failed))) return undefined;
   const paths = runPaths(ctx.root, id);
-  const clock = localTime();
+  // Gone from the runs root (removed by hand): nothing to supervise, and no longer live.
+  if (!exists(paths.workspace)) {
+    if (!opts.dryRun) markRemoved(ctx.root, id, null, ctx.io.now());
+    return undefined;
+  }
+  const clock = lazyLocalTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier))) return undefined;
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier)) !== null)
+      return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);
@@ -70,7 +75,7 @@ export async function reconcileRun(
   } catch (err) {
     const message = (err as Error).message;
     if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
-    return { id, action: 'error', message: `error: ${message}` };
+    return { id, action: 'error', message: `error: ${describeIoError(err as Error)}` };
   } finally {
     // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
     if (!opts.dryRun && !ctx.lockLost) await ctx.notifier?.queue(id, paths);

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 
 import { exists, mtime } from '../adapters/files.js';
 import { removeWorktree, uncommitted } from '../adapters/git.js';
-import { hasSentinel, listRunIds, readSpec } from '../adapters/store.js';
+import { markRemoved } from '../adapters/run-index.js';
+import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { rootPaths, runPaths } from '../core/run/paths.js';
+import { rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import type { Notifier } from '../notify/queue.js';
-import { finalizeFinished } from '../reconcile/finalize.js';
+import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
 // Moving finished runs out of the way, and deleting them: each change to where runs live is one
 // function here. The callers hold the pass lock.
@@ -17,6 +18,18 @@ import { finalizeFinished } from '../reconcile/finalize.js';
 function mustBeFinished(root: string, id: string, verb: string): void {
   if (!hasSentinel(runPaths(root, id)))
     throw new UsageError(`${id} is not finished; ${verb} takes finished runs only (stop or finish it first)`);
+}
+
+/**
+ * Makes sure nothing of a finished run can run any more (an agent a racing pass started is
+ * stopped), and summarizes it, before it moves: once moved, no pass looks at it again.
+ */
+async function settle(id: string, paths: RunPaths, now: Date, notifier: Notifier | undefined): Promise<void> {
+  const done = await finalizeFinished(id, paths, now, notifier, { waitMs: SETTLE_MS });
+  if (!done?.settled)
+    throw new OperationalError(
+      `${id}: its last session could not be verified over; it was left where it is (try again shortly)`,
+    );
 }
 
 /**
@@ -34,12 +47,15 @@ export async function archiveRun(
   // No pass looks at an archived run: its last transitions are queued now, or it stays.
   if (notifier && !(await notifier.queue(id, from)))
     throw new OperationalError(`${id}: its notifications could not be queued; it was left where it is`);
-  await finalizeFinished(id, from, now, notifier);
+  await settle(id, from, now, notifier);
   const archive = rootPaths(root).archive;
   mkdirSync(archive, { recursive: true, mode: 0o700 });
   const to = join(archive, id);
   if (exists(to)) throw new OperationalError(`${to} already exists; ${id} was left where it is`);
+  // Read before the move: the index says how the run ended.
+  const sentinel = readSentinel(from);
   renameSync(from.workspace, to);
+  markRemoved(root, id, sentinel?.kind === 'FAILED' ? 'failed' : 'done', now);
   return to;
 }
 
@@ -84,7 +100,7 @@ export async function planRemoval(dir: string, id: string): Promise<Removal> {
 export async function removeRun(dir: string, r: Removal, now: Date): Promise<string[]> {
   const paths = runPaths(dir, r.id);
   // Deleted at the person's word: what it would have told them is theirs already.
-  await finalizeFinished(r.id, paths, now, undefined);
+  await settle(r.id, paths, now, undefined);
   const notes: string[] = [];
   if (r.repo && r.worktree) {
     try {
@@ -96,7 +112,10 @@ export async function removeRun(dir: string, r: Removal, now: Date): Promise<str
     }
   }
   const doomed = join(dir, `.removing-${r.id}-${process.pid}`);
+  const sentinel = readSentinel(paths);
   renameSync(paths.workspace, doomed);
+  // Out of the runs root's indexes (an archived run is in none: the archive keeps no index).
+  markRemoved(dir, r.id, sentinel?.kind === 'FAILED' ? 'failed' : 'done', now);
   rmSync(doomed, { recursive: true, force: true });
   rmSync(paths.agentEnv, { force: true });
   return notes;

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 
 import { startSession } from '../adapters/agent.js';
+import { markLive, markRemoved } from '../adapters/run-index.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { OperationalError } from '../core/errors.js';
@@ -22,6 +23,8 @@ export async function createRun(
   await createWorkspace(root, spec, io.env, seed);
   const paths = runPaths(root, spec.id);
   try {
+    // Passes look at live runs only: this one is among them before its agent can start.
+    markLive(root, spec.id);
     await startSession({
       spec,
       paths,
@@ -36,6 +39,7 @@ export async function createRun(
     rmSync(paths.workspace, { recursive: true, force: true });
     rmSync(paths.agentEnv, { force: true });
     if (spec.repo) await (seed.worktree ?? newBranchWork(spec.repo)).undo();
+    markRemoved(root, spec.id, null, spec.startedAt);
     throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
   }
   // What the digest's targets name, from this environment: passes from cron have none of it.

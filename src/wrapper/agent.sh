@@ -5,6 +5,59 @@
 # usage: agent.sh WORKSPACE SESSION NODE CLI -- AGENT [ARG...]
 set -u
 umask 077
+
+# Process identity is (pid, start time), so that a recycled pid is never taken for the agent.
+start_time() {
+  if [ -r "/proc/$1/stat" ]; then
+    read -r line < "/proc/$1/stat" || return 0
+    rest=${line##*') '}
+    # shellcheck disable=SC2086
+    set -- $rest
+    shift 19
+    echo "$1"
+  else
+    ps -o lstart= -p "$1" 2>/dev/null | sed 's/^ *//; s/ *$//; s/   */ /g; s/  */ /g'
+  fi
+}
+
+# Temp file, flushed to disk, renamed: a crash never leaves half a record, and a write that fails
+# (a full disk) leaves no temp file. Only that file is flushed where sync takes one (a whole-system
+# sync can take seconds on a busy machine).
+atomic() {
+  partial="$1.tmp.$$"
+  if printf '%s\n' "$2" > "$partial" && { sync "$partial" 2> /dev/null || sync; } && mv -f "$partial" "$1"; then
+    return 0
+  fi
+  rm -f "$partial"
+  return 1
+}
+
+# The agent's own process, started by the wrapper below as `agent.sh --exec-agent PIDFILE WS AGENT...`:
+# it records its pid before it becomes the agent (exec keeps the pid and its start time), so no
+# agent ever runs unrecorded, whatever happens to the wrapper; and it becomes the agent only if the
+# run has not finished meanwhile. `overnight stop` writes DONE, then reads this record: either it
+# sees the pid and stops the agent, or this check sees DONE and nothing starts.
+# The record is linked into place, which fails if one exists: a second wrapper started for the
+# same session (the first thought lost) never starts a second agent. No record, no agent.
+if [ "${1:-}" = "--exec-agent" ]; then
+  pidfile=$2 run=$3
+  shift 3
+  tmp="$pidfile.tmp.$$"
+  if ! { printf '%s\n' "$$ $(start_time "$$")" > "$tmp" && { sync "$tmp" 2> /dev/null || sync; }; }; then
+    rm -f "$tmp"
+    exit 1
+  fi
+  if ! ln "$tmp" "$pidfile" 2> /dev/null; then
+    rm -f "$tmp"
+    exit 0
+  fi
+  rm -f "$tmp"
+  if [ -e "$run/DONE" ] || [ -e "$run/FAILED" ]; then
+    exit 0
+  fi
+  exec "$@"
+fi
+
 ws=$1 n=$2 node=$3 cli=$4
 shift 4
 [ "${1:-}" = "--" ] && shift
@@ -26,26 +79,6 @@ if [ "$first" != "$header" ]; then
   envfile=/dev/null
 fi
 
-# Process identity is (pid, start time), so that a recycled pid is never taken for the agent.
-start_time() {
-  if [ -r "/proc/$1/stat" ]; then
-    read -r line < "/proc/$1/stat" || return 0
-    rest=${line##*') '}
-    # shellcheck disable=SC2086
-    set -- $rest
-    shift 19
-    echo "$1"
-  else
-    ps -o lstart= -p "$1" 2>/dev/null | sed 's/^ *//; s/ *$//; s/   */ /g; s/  */ /g'
-  fi
-}
-
-# Temp file, flushed to disk, renamed: a crash never leaves half a record. Only that file is
-# flushed where sync takes one (a whole-system sync can take seconds on a busy machine).
-atomic() {
-  printf '%s\n' "$2" > "$1.tmp.$$" && { sync "$1.tmp.$$" 2> /dev/null || sync; } && mv -f "$1.tmp.$$" "$1"
-}
-
 # Job control gives the agent its own process group (so it can be signalled as a whole)
 # and keeps SIGINT at its default in it; the final pass gets its own too, so the pane closing
 # as this script ends does not hang it up. One compound command from the agent's start to its
@@ -54,13 +87,14 @@ atomic() {
 set -m
 {
   # shellcheck disable=SC2016 # expanded by the inner sh, as intended
-  env -i /bin/sh -c '. "$1" && shift && exec "$@"' overnight-agent "$envfile" "$@" \
-    < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+  env -i /bin/sh -c '. "$1" && shift && exec "$@"' overnight-agent "$envfile" \
+    /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$ws" "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
   pid=$!
-  atomic "$state/agent-$n.pid" "$pid $(start_time "$pid")"
-  # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent. Set only
-  # now: the agent started with SIGINT at its default, which is how `overnight stop` asks it to end.
-  trap '' INT
+  # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent, and tmux
+  # closing the pane (its server gone, or `stop` removing the session) must not keep the agent's
+  # end from being recorded. Set only now: the agent starts with SIGINT and SIGHUP at their
+  # defaults; SIGINT is how `overnight stop` asks it to end.
+  trap '' INT HUP
   id=$(basename "$ws")
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
   printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"

@@ -173,7 +173,7 @@ describe('overnight with the real claude binary', () => {
     expect(row?.reason).toMatch(/REPORT\.md/);
     expect(row?.costUsd).toBeGreaterThan(0);
     expect((row?.tokens as { input: number }).input).toBeGreaterThan(0);
-    const logs = await overnight('logs', id);
+    const logs = await overnight('logs', id, '--all');
     expect(logs).toMatch(/Write.*findings\/x\.md/);
     expect(logs).toMatch(/Write.*REPORT\.md/);
     expect(logs).not.toContain('\u001b['); // not a TTY: no colours

@@ -85,6 +85,7 @@ describe('doctor', () => {
       'tmux',
       'node',
       'schedule',
+      'passes',
       'credentials',
       'permissions',
       'extra usage',

@@ -166,6 +166,8 @@ describe('notifications when passes and senders die', () => {
     await sb.quiesce();
     rmSync(sb.state(id, 'notify-offset'));
     rmSync(sb.state(id, 'final.json'));
+    // A pass that dies before the summary leaves the run among the live ones too.
+    writeFileSync(join(sb.runs, '.live', id), '');
     expect((await sb.run(['reconcile'])).exitCode).toBe(0);
     await sb.quiesce();
     expect(sb.read(sb.state(id, 'notify-offset'))).not.toBeNull();
@@ -179,8 +181,10 @@ describe('notifications when passes and senders die', () => {
     const { id, workspace } = await sb.launch('Die after DONE');
     await waitFor(() => sb.read(sb.state(id, 'final.json')), { what: 'summarized' });
     await sb.quiesce();
-    // What a pass killed between writing DONE and the summary leaves: DONE, its event, no summary.
+    // What a pass killed between writing DONE and the summary leaves: DONE, its event, no summary,
+    // the run still among the live ones.
     rmSync(sb.state(id, 'final.json'));
+    writeFileSync(join(sb.runs, '.live', id), '');
     writeConfig(sb, `notify:\n  - webhook: ${hook.url('/late')}\n`);
     expect(sb.read(join(workspace, 'DONE'))).toMatch(/REPORT\.md/);
 

@@ -37,7 +37,7 @@ describe('what each session did', () => {
     sb.setBehaviour({ work: 1, text: 'looking at Automerge', report: true });
     const { id } = await sb.launch('Log me', ['--duration', '1h']);
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });
-    const raw = await sb.run(['logs', id, '--raw']);
+    const raw = await sb.run(['logs', id, '--raw', '--all']);
     expect(raw.stdout + '\n').toBe(sb.read(sb.ws(id, 'output.log')));
     const followed = await sb.run(['logs', id.slice(0, 20), '-f']);
     expect(followed.exitCode).toBe(0);

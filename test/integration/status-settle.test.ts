@@ -88,6 +88,8 @@ describe('status while a pass starts a session', () => {
       paths.session,
       serializeSession({ n: 2, mode: 'resume', startedAt: new Date(Date.now() - 3600_000) }),
     );
+    // Its agent ran (it recorded itself) and is gone.
+    writeFileSync(paths.pidFile(2), '999999 1\n');
     const row = await status();
     expect(row.state).toBe('waiting');
     expect(row.reason).toMatch(/agent ended \(no exit status recorded\)/);

@@ -88,6 +88,7 @@ export function ended(
     agent: {
       running: false,
       wrapperAlive: false,
+      started: true,
       exit: null,
       hung: false,
       result: null,

@@ -86,6 +86,16 @@ test.each<{ name: string; facts: Partial<EndFacts>; want: EndClass }>([
   },
   { name: 'exit 1 with an error', facts: { result: err('API Error: 500') }, want: 'crash' },
   { name: 'no exit record at all', facts: { exitCode: null }, want: 'crash' },
+  {
+    name: 'no exit record after a clean result (the wrapper killed)',
+    facts: { exitCode: null, result: ok },
+    want: 'clean-exit',
+  },
+  {
+    name: 'no exit record after an error result',
+    facts: { exitCode: null, result: err('API Error: 500') },
+    want: 'crash',
+  },
 ])('$name → $want', ({ facts: over, want }) => {
   expect(classifyEnd(facts(over))).toBe(want);
 });

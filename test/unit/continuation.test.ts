@@ -9,7 +9,8 @@ import {
   forkPrompt,
 } from '../../src/core/agent/continuation.js';
 import { HERE, runFiles } from '../../src/core/agent/run-files.js';
-import { parseStream, summarizeUsage } from '../../src/core/agent/stream.js';
+import { summarizeUsage } from '../../src/core/agent/sessions.js';
+import { parseStream } from '../../src/core/agent/stream.js';
 import {
   parseContinuation,
   parseContinuedBy,

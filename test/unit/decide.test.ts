@@ -10,6 +10,7 @@ import {
   at,
   BEFORE_END,
   BUDGET_END,
+  cleanResult,
   crashes,
   done,
   ended,
@@ -281,6 +282,72 @@ describe('decide', () => {
       obs: observation({ session: ended(session(), { exit: exited(1) }) }),
       now: BEFORE_END,
       want: { kind: 'start', mode: 'resume', exit: 1, reason: 'agent ended (exit 1)' },
+    },
+    // A session that never started its agent (tmux refused it) is started again, not a crash.
+    {
+      name: 'a resume that never started',
+      obs: observation({
+        session: ended(session('resume', 2), { started: false }),
+        restarts: restarts(['resume']),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'start',
+        mode: 'resume',
+        again: true,
+        exit: null,
+        reason: expect.stringMatching(/never started/),
+      },
+    },
+    {
+      name: 'a fresh start that never started, its transcript missing: not escalated again',
+      obs: observation({
+        session: ended(session('resume', 2), { started: false, transcriptBytes: null }),
+        restarts: restarts(['resume']),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'start',
+        mode: 'resume',
+        again: true,
+        reason: 'session 2 never started its agent',
+      },
+    },
+    {
+      name: 'a synthesis that never started, within its budget',
+      obs: observation({ session: ended(session('synthesis', 3), { started: false }) }),
+      now: AFTER_END,
+      want: { kind: 'start', mode: 'synthesis', again: true },
+    },
+    {
+      name: 'a resume that never started, the end time passed: the synthesis',
+      obs: observation({ session: ended(session('resume', 2), { started: false }) }),
+      now: AFTER_END,
+      want: { kind: 'start', mode: 'synthesis', reason: expect.stringMatching(/^end time reached/) },
+    },
+    {
+      name: 'a synthesis that never started, its budget spent: the end',
+      obs: observation({ session: ended(session('synthesis', 3), { started: false }) }),
+      now: AFTER_BUDGET,
+      want: { kind: 'finish', sentinel: 'DONE', reason: expect.stringMatching(/^no report/) },
+    },
+    {
+      name: 'a clean result with REPORT.md, its exit unrecorded (the wrapper killed)',
+      obs: observation({ session: ended(session(), { result: cleanResult('done') }), reportExists: true }),
+      now: BEFORE_END,
+      want: { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written' },
+    },
+    {
+      name: 'a clean result, its exit unrecorded: continued, not a crash',
+      obs: observation({ session: ended(session(), { result: cleanResult('done') }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'continue', exit: null },
+    },
+    {
+      name: 'first crash recorded a moment after now (no backoff is no wait)',
+      obs: observation({ session: ended(session(), { exit: exited(1, at('03:00:00.005')) }) }),
+      now: BEFORE_END,
+      want: { kind: 'start', mode: 'resume', exit: 1 },
     },
     {
       name: 'exit 0 without a report before the end',

@@ -140,6 +140,7 @@ describe('session.json', () => {
     { n: 1, mode: 'initial', startedAt: new Date('2026-11-21T23:15:00Z') },
     { n: 4, mode: 'resume', startedAt: AT },
     { n: 7, mode: 'synthesis', startedAt: new Date('2026-11-22T07:15:00.001Z') },
+    { n: 5, mode: 'resume', startedAt: AT, fresh: true },
     {
       n: 8,
       mode: 'synthesis',

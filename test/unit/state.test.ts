@@ -231,6 +231,11 @@ describe('reasonOf', () => {
       want: 'agent ended (killed by SIGKILL (exit 137)); the next reconcile pass acts on it',
     },
     {
+      name: 'a session whose agent never started',
+      obs: observation({ session: ended(session('resume', 2), { started: false }) }),
+      want: 'session 2 never started its agent; the next reconcile pass starts it again',
+    },
+    {
       name: 'gone without a record',
       obs: observation({ session: ended(session()) }),
       want: expect.stringMatching(/no exit status recorded/),

@@ -5,10 +5,10 @@ import {
   authFailuresInARow,
   failedResumesInARow,
   isAuthFailure,
-  parseStream,
   summarizeUsage,
   wrongConversations,
-} from '../../src/core/agent/stream.js';
+} from '../../src/core/agent/sessions.js';
+import { parseStream } from '../../src/core/agent/stream.js';
 import { classifyEnd } from '../../src/core/supervise/classify.js';
 import { classifyLimit } from '../../src/core/supervise/limits.js';
 

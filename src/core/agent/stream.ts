@@ -1,7 +1,7 @@
 // The agent's stream-json output, read back into one record per session. Pure: text in, records out.
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
-import { isApiTrouble } from './api-trouble.js';
 import { readRateLimit, timestampOf, type RateLimit, type UsageWindow } from './rate-limit.js';
+import { retried, type RetryStreak } from './retry.js';
 
 export type { RateLimit, UsageWindow };
 
@@ -54,20 +54,13 @@ export interface SessionLog {
   inheritedCostUsd: number;
 }
 
-export interface RetryStreak {
-  count: number;
-  /** The latest retry's HTTP status and the CLI's word for it (`rate_limit`, `overloaded`, …). */
-  status: number | null;
-  error: string | null;
-  /** What the CLI waited between the tries, in all: how long the storm has lasted, at least. */
-  delayMs: number;
-  /** The first retry's own time (ISO 8601), when its line carries one; text, as the index keeps it. */
-  at: string | null;
-}
-
 const KEEP_OTHER = 5;
 
-function emptySession(n: number | null, mode: string | null, expected: string | null = null): SessionLog {
+export function emptySession(
+  n: number | null,
+  mode: string | null,
+  expected: string | null = null,
+): SessionLog {
   return {
     n,
     mode,
@@ -89,10 +82,10 @@ function emptySession(n: number | null, mode: string | null, expected: string | 
   };
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function parseResult(e: Record<string, unknown>): SessionResult {
+export function parseResult(e: Record<string, unknown>): SessionResult {
   const usage = (e.usage ?? {}) as Record<string, unknown>;
   const denials = Array.isArray(e.permission_denials) ? e.permission_denials : [];
   const errors = Array.isArray(e.errors) ? e.errors.filter((x) => typeof x === 'string') : [];
@@ -132,167 +125,98 @@ const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||
   (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
 
-export function parseStream(text: string): SessionLog[] {
-  const sessions: SessionLog[] = [];
-  let current: SessionLog | null = null;
-  const session = () => {
-    if (!current) sessions.push((current = emptySession(null, null)));
-    return current;
-  };
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    if (!line.startsWith('{')) {
-      const s = session();
-      s.otherLines.push(line.slice(0, 500));
-      if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
-      continue;
-    }
-    if (line.includes('"type":"assistant"')) {
-      const s = session();
-      s.assistantEvents++;
-      s.lastEventAt = timestampOf(line) ?? s.lastEventAt;
-    }
-    if (!wanted(line)) continue;
-    let e: Record<string, unknown>;
-    try {
-      e = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue; // a torn line
-    }
-    if (e.type === 'overnight_session') {
-      sessions.push((current = emptySession(num(e.session), str(e.mode), str(e.conversation))));
+/**
+ * The stream read so far: one record per session. A plain JSON value (its Dates aside, which
+ * `reviveDatesIn` restores), so a reader can keep it on disk and fold in only what is new.
+ */
+export interface StreamState {
+  sessions: SessionLog[];
+}
+
+export function newStream(): StreamState {
+  return { sessions: [] };
+}
+
+/** The session output belongs to; output before any marker forms one of its own. */
+export function currentSession(state: StreamState): SessionLog {
+  let s = state.sessions.at(-1);
+  if (!s) state.sessions.push((s = emptySession(null, null)));
+  return s;
+}
+
+/** A line that is not stream-json (a stack trace, a CLI error printed as text): the last few are kept. */
+export function feedOtherLine(state: StreamState, line: string): void {
+  const s = currentSession(state);
+  s.otherLines.push(line.slice(0, 500));
+  if (s.otherLines.length > KEEP_OTHER) s.otherLines.shift();
+}
+
+/** An assistant event: any output of the model, and when it came (`text` is the line or its ends). */
+export function feedAssistant(state: StreamState, ...text: string[]): void {
+  const s = currentSession(state);
+  s.assistantEvents++;
+  s.retrying = null;
+  const at = text.reduceRight<Date | null>((found, part) => found ?? timestampOf(part), null);
+  s.lastEventAt = at ?? s.lastEventAt;
+}
+
+/** Folds one line of output.log (without its newline) into the state. */
+export function feedLine(state: StreamState, line: string): void {
+  if (line.trim() === '') return;
+  if (!line.startsWith('{')) return feedOtherLine(state, line);
+  if (line.includes('"type":"assistant"')) feedAssistant(state, line);
+  if (!wanted(line)) return;
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return; // a torn line
+  }
+  feedEvent(state, e);
+}
+
+/** One parsed event: a plain switch over its type, so a new field is one more case. */
+export function feedEvent(state: StreamState, e: Record<string, unknown>): void {
+  switch (e.type) {
+    case 'overnight_session': {
+      const s = emptySession(num(e.session), str(e.mode), str(e.conversation));
       const at = new Date(str(e.at) ?? '');
-      current.startedAt = Number.isNaN(at.getTime()) ? null : at;
-      current.inheritedCostUsd = num(e.inheritedCostUsd) ?? 0;
-    } else if (e.type === 'system' && e.subtype === 'init') {
-      const s = session();
-      s.sessionId = str(e.session_id);
-      s.model = str(e.model);
-    } else if (e.type === 'system' && e.subtype === 'api_retry') {
-      const s = session();
-      s.apiRetries++;
-      s.retrying = retried(s.retrying, e);
-    } else if (e.type === 'rate_limit_event') {
-      readRateLimit(session(), e);
-    } else if (e.type === 'result') {
-      session().result = parseResult(e);
-      session().retrying = null;
-    } else if (e.type === 'assistant') {
-      session().retrying = null;
+      s.startedAt = Number.isNaN(at.getTime()) ? null : at;
+      s.inheritedCostUsd = num(e.inheritedCostUsd) ?? 0;
+      state.sessions.push(s);
+      return;
+    }
+    case 'system': {
+      const s = currentSession(state);
+      if (e.subtype === 'init') {
+        s.sessionId = str(e.session_id);
+        s.model = str(e.model);
+      } else if (e.subtype === 'api_retry') {
+        s.apiRetries++;
+        s.retrying = retried(s.retrying, e);
+      }
+      return;
+    }
+    case 'rate_limit_event':
+      readRateLimit(currentSession(state), e);
+      return;
+    case 'result': {
+      const s = currentSession(state);
+      s.result = parseResult(e);
+      s.retrying = null;
+      return;
+    }
+    case 'assistant': {
       const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
-      session().toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      currentSession(state).toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      return;
     }
   }
-  return sessions;
 }
 
-function retried(streak: RetryStreak | null, e: Record<string, unknown>): RetryStreak {
-  const at = new Date(str(e.timestamp) ?? '');
-  return {
-    count: (streak?.count ?? 0) + 1,
-    status: num(e.error_status) ?? null,
-    error: str(e.error),
-    delayMs: (streak?.delayMs ?? 0) + (num(e.retry_delay_ms) ?? 0),
-    at: streak ? streak.at : Number.isNaN(at.getTime()) ? null : at.toISOString(),
-  };
-}
-
-/**
- * Sessions whose init names another conversation than the one overnight started or resumed
- * (the run's `sessionId` where the marker does not say): a resume that silently started anew.
- */
-export function wrongConversations(
-  sessions: readonly SessionLog[],
-  sessionId: string,
-): { session: number; conversation: string; expected: string }[] {
-  return sessions
-    .filter(
-      (s) => s.n !== null && s.n > 1 && s.sessionId !== null && s.sessionId !== (s.expected ?? sessionId),
-    )
-    .map((s) => ({
-      session: s.n as number,
-      conversation: s.sessionId as string,
-      expected: s.expected ?? sessionId,
-    }));
-}
-
-// What a refused credential says, in any case.
-const AUTH = new RegExp(
-  [
-    'not logged in',
-    'invalid api key',
-    'oauth token has expired',
-    'failed to authenticate',
-    'authentication_error',
-    'authentication failed',
-  ].join('|'),
-  'i',
-);
-
-/** A session that ended because its credentials were refused. */
-export function isAuthFailure(result: SessionResult | null): boolean {
-  if (!result?.isError) return false;
-  return result.apiErrorStatus === 401 || result.apiErrorStatus === 403 || AUTH.test(result.text);
-}
-
-/** Sessions in a row, the last included, that ended on an auth failure (none if the last did not). */
-export function authFailuresInARow(sessions: readonly SessionLog[]): number {
-  let n = 0;
-  for (let i = sessions.length - 1; i >= 0 && isAuthFailure((sessions[i] as SessionLog).result); i--) n++;
-  return n;
-}
-
-/** Resumed sessions at the end of the log that failed without any output of the model. */
-export function failedResumesInARow(sessions: readonly SessionLog[]): number {
-  let n = 0;
-  for (let i = sessions.length - 1; i >= 0; i--) {
-    const s = sessions[i] as SessionLog;
-    if (s.mode === 'initial' || s.assistantEvents > 0 || (s.result && !s.result.isError)) break;
-    // The API failed, not the resume: that proves nothing about the conversation.
-    if (isApiTrouble(s.result)) break;
-    n++;
-  }
-  return n;
-}
-
-export interface Usage {
-  costUsd: number;
-  tokens: { input: number; output: number };
-  sessions: number;
-  permissionDenials: { count: number; tools: { name: string; count: number }[] };
-}
-
-/**
- * Totals over a run's sessions, most-denied tools first. A result's total_cost_usd is the running
- * total of its conversation (a resume restores it from the transcript), so the last one of each
- * conversation counts, less what a follow-up's conversation had cost in the run it came from;
- * usage tokens are per session and add up.
- */
-export function summarizeUsage(sessions: readonly SessionLog[]): Usage {
-  const denied = new Map<string, number>();
-  const costByConversation = new Map<string, number>();
-  const inherited = new Map<string, number>();
-  let input = 0;
-  let output = 0;
-  sessions.forEach((s, i) => {
-    if (s.inheritedCostUsd > 0 && s.expected) inherited.set(s.expected, s.inheritedCostUsd);
-    if (!s.result) return;
-    costByConversation.set(s.result.sessionId ?? s.sessionId ?? `#${i}`, s.result.costUsd);
-    input += s.result.inputTokens;
-    output += s.result.outputTokens;
-    for (const tool of s.result.denied) denied.set(tool, (denied.get(tool) ?? 0) + 1);
-  });
-  const costUsd = [...costByConversation].reduce(
-    (sum, [conversation, usd]) => sum + Math.max(0, usd - (inherited.get(conversation) ?? 0)),
-    0,
-  );
-  const tools = [...denied]
-    .map(([name, count]) => ({ name, count }))
-    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-  return {
-    costUsd: Math.round(costUsd * 1e6) / 1e6,
-    tokens: { input, output },
-    sessions: sessions.filter((s) => s.n !== null || s.sessionId !== null).length,
-    permissionDenials: { count: tools.reduce((n, t) => n + t.count, 0), tools },
-  };
+/** Every session of a whole log held in memory (tests, small logs); readers of a run use the index. */
+export function parseStream(text: string): SessionLog[] {
+  const state = newStream();
+  for (const line of text.split('\n')) feedLine(state, line);
+  return state.sessions;
 }

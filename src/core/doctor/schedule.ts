@@ -1,8 +1,10 @@
 import { dirname } from 'node:path';
 
 import { formatDuration } from '../config/duration.js';
+import type { LocalTime } from '../local-time.js';
 import type { Backend } from '../schedule/cron.js';
 import { parseHeartbeat, parseScheduleMarker, scheduleMismatch } from '../schedule/marker.js';
+import { passFailure, passFailureFix } from '../status/supervision.js';
 import type { CheckResult } from './checks.js';
 
 // Doctor's check of the schedule, from its marker and the heartbeat kept in the runs root.
@@ -95,4 +97,16 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
     status: 'ok',
     detail: `${every}; installed${whenInstalled}, the first pass is still to come`,
   };
+}
+
+/** Whether the last pass went through: a failing one (a full disk) supervises nothing. */
+export function checkPasses(heartbeat: unknown, root: string, now: Date, clock: LocalTime): CheckResult {
+  const name = 'passes';
+  const beat = parseHeartbeat(heartbeat);
+  const failure = passFailure(beat, clock);
+  if (beat?.lastError && failure)
+    return { name, status: 'problem', detail: failure, fix: passFailureFix(beat.lastError, root) };
+  if (!beat) return { name, status: 'ok', detail: 'no reconcile pass has run yet' };
+  const ago = formatDuration(Math.max(0, (now.getTime() - beat.at.getTime()) / 1000));
+  return { name, status: 'ok', detail: `the last reconcile pass went through ${ago} ago` };
 }

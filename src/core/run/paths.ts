@@ -23,6 +23,8 @@ export interface RunPaths {
   events: string;
   /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
   specCache: string;
+  /** The sessions read from output.log so far, and the byte offset they cover (derived, rebuildable). */
+  streamIndex: string;
   /** When a session's silence was first seen: `<session> <ISO time>`. */
   staleSince: string;
   /** Present when that session was stopped as hung. */
@@ -81,6 +83,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     agentEnv: `${dirname(workspace)}/.agent-env/${id}.env`,
     events: st('events.jsonl'),
     specCache: st('spec.json'),
+    streamIndex: st('stream-index.json'),
     wake: st('wake-at'),
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
@@ -101,6 +104,10 @@ export interface RootPaths {
   /** Written by `schedule install`: which backend runs the passes, and how often. */
   schedule: string;
   pauseAll: string;
+  /** One empty file per run a pass must look at: every run not yet verified finished. */
+  live: string;
+  /** One JSON line per run verified finished, in that order (see core/run/run-index.ts). */
+  finished: string;
   /** Notifications on their way: one file per transition and target, outside every workspace. */
   notify: string;
   /** Finished runs moved out of the dashboard and of every pass: `archive/<run id>/`. */
@@ -116,6 +123,8 @@ export function rootPaths(runsRoot: string): RootPaths {
     heartbeat: join(runsRoot, '.heartbeat.json'),
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),
+    live: join(runsRoot, '.live'),
+    finished: join(runsRoot, '.finished.jsonl'),
     notify: join(runsRoot, '.notify'),
     archive: join(runsRoot, 'archive'),
     worktrees: join(runsRoot, 'worktrees'),

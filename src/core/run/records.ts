@@ -47,12 +47,20 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 }
 
 export function serializeSession(s: SessionRecord): string {
+  const fresh = s.fresh ? { fresh: true } : {};
   const deadline = s.deadline ? { deadline: s.deadline.toISOString() } : {};
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt: s.startedAt.toISOString(), ...deadline }) + '\n';
+  const startedAt = s.startedAt.toISOString();
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...deadline }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
-  const v = JSON.parse(text) as { n?: unknown; mode?: unknown; startedAt?: unknown; deadline?: unknown };
+  const v = JSON.parse(text) as {
+    n?: unknown;
+    mode?: unknown;
+    startedAt?: unknown;
+    fresh?: unknown;
+    deadline?: unknown;
+  };
   const startedAt = new Date(String(v.startedAt));
   if (
     typeof v.n !== 'number' ||
@@ -63,7 +71,8 @@ export function parseSession(text: string): SessionRecord {
   }
   const deadline = typeof v.deadline === 'string' ? new Date(v.deadline) : null;
   const late = deadline && !Number.isNaN(deadline.getTime()) ? { deadline } : {};
-  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...late };
+  const fresh = v.fresh === true ? { fresh: true } : {};
+  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */

@@ -54,6 +54,10 @@ export interface Heartbeat {
   durationMs?: number;
   runs?: number;
   actions?: number;
+  /** What made the last pass fail (a full disk, say), in words; absent when it went through. */
+  lastError?: string;
+  /** When passes began failing, for as long as each one since has failed. */
+  failingSince?: Date;
 }
 
 /** The heartbeat's JSON, or null when it is not one. */
@@ -64,6 +68,10 @@ export function parseHeartbeat(raw: unknown): Heartbeat | null {
   const beat: Heartbeat = { at, scheduledAt: date(h.scheduledAt) };
   for (const key of ['durationMs', 'runs', 'actions'] as const) {
     if (typeof h[key] === 'number') beat[key] = h[key];
+  }
+  if (typeof h.lastError === 'string' && h.lastError !== '') {
+    beat.lastError = h.lastError;
+    beat.failingSince = date(h.failingSince) ?? at;
   }
   return beat;
 }

@@ -1,4 +1,4 @@
-import type { RetryStreak } from '../agent/stream.js';
+import type { RetryStreak } from '../agent/retry.js';
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
 import type { RunSpec, RunState } from '../run/types.js';

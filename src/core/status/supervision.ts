@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
-import type { ScheduleMarker } from '../schedule/marker.js';
+import type { LocalTime } from '../local-time.js';
+import type { Heartbeat, ScheduleMarker } from '../schedule/marker.js';
 
 // Whether anything will supervise the live runs tonight: said on the dashboard and at launch.
 
@@ -27,4 +28,20 @@ export function supervisionWarning(
   if (age > 2 * schedule.everySeconds)
     return `warning: no reconcile pass for ${formatDuration(age)} (${every}). ${check}`;
   return null;
+}
+
+/**
+ * Passes that fail (a full disk) supervise nothing: said plainly, with since when and why, by
+ * status and doctor. Null when the last pass went through.
+ */
+export function passFailure(beat: Heartbeat | null, clock: LocalTime): string | null {
+  if (!beat?.lastError) return null;
+  return `passes are failing since ${clock.hm(beat.failingSince ?? beat.at)}: ${beat.lastError}`;
+}
+
+/** What the person can do about a failing pass. */
+export function passFailureFix(error: string, root: string): string {
+  if (/\((?:ENOSPC|EDQUOT)\)/.test(error))
+    return `free space on the disk that holds ${root}; runs resume on the next pass, nothing written is lost`;
+  return `see ${root}/reconcile.log, and run \`overnight reconcile\` to try a pass now`;
 }

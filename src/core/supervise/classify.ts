@@ -41,7 +41,9 @@ export function classifyEnd(f: EndFacts): EndClass {
   if (r?.subtype === 'error_max_budget_usd') return 'max-budget';
   if (r && isApiTrouble(facts(r))) return 'api-trouble';
   if (f.exitCode === 137 && !f.stoppedByUs) return 'out-of-memory';
-  if (f.exitCode === 0 && r && !r.isError) return f.reportExists ? 'finished' : 'clean-exit';
+  // A clean result whose exit went unrecorded (its wrapper was killed) is still a clean end.
+  if ((f.exitCode === 0 || f.exitCode === null) && r && !r.isError)
+    return f.reportExists ? 'finished' : 'clean-exit';
   // SIGINT: exit 0 with no result, or (racing) an aborted error_during_execution result.
   if (f.exitCode === 0 && (!r || r.subtype === 'error_during_execution')) return 'interrupted';
   return 'crash';

@@ -1,7 +1,7 @@
 import type { RunSpec, SessionRecord } from '../run/types.js';
 import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
-import type { Action, Observation, RunningAgent } from './types.js';
+import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
 // rules matters; the numbers follow the design notes.
@@ -48,8 +48,27 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   if (!session.agent.exit && session.agent.wrapperAlive) {
     return { kind: 'none', reason: 'agent starting or just ended' };
   }
+  const again = startAgain(spec, session, session.agent, now);
+  if (again) return again;
   // 4.–6. The agent has ended: finished, synthesis, limits, credentials, crash or continue.
   return decideEnded(spec, obs, session, session.agent, now);
+}
+
+/**
+ * A recorded session whose agent never started (tmux refused the session while its server was
+ * exiting, or the pass died before tmux ran it) is started again as it was recorded: it did not
+ * crash, so no restart is counted and no backoff applies. Only sessions that ran are judged by how
+ * they ended. Past its time it is judged like any ended session (the synthesis, or the end).
+ */
+function startAgain(spec: RunSpec, session: SessionRecord, agent: AgentNotRunning, now: Date): Action | null {
+  if (agent.started || agent.exit) return null;
+  // A late synthesis (after a usage limit) has a deadline of its own.
+  const until =
+    session.deadline?.getTime() ??
+    spec.endsAt.getTime() + (session.mode === 'synthesis' ? spec.limits.synthesisBudget * 1000 : 0);
+  if (now.getTime() >= until) return null;
+  const reason = `session ${session.n} never started its agent`;
+  return { kind: 'start', mode: session.mode, reason, exit: null, again: true };
 }
 
 function decideRunning(
@@ -97,7 +116,8 @@ function decideRunning(
  */
 function escalate(spec: RunSpec, obs: Observation, action: Action): Action {
   const agent = obs.session?.agent;
-  if (action.kind !== 'start' || action.mode === 'initial' || !agent || agent.running) return action;
+  if (action.kind !== 'start' || action.mode === 'initial' || action.again || !agent || agent.running)
+    return action;
   const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
   const bytes = agent.transcriptBytes;
   const max = spec.limits.maxTranscript;

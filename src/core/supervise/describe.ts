@@ -40,6 +40,8 @@ export function describeAction(
     case 'watch':
       return `${verb('watching', 'watch')} a silent agent: ${action.reason}`;
     case 'start':
+      if (action.again)
+        return `${verb('started', 'start')} session ${obs.session?.n ?? '?'} again: ${action.reason}`;
       switch (action.mode) {
         case 'initial':
           return `${verb('started', 'start')} the first session: ${action.reason}`;

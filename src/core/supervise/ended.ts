@@ -94,7 +94,7 @@ export function decideEnded(
   // 4. The synthesis has ended without a report: tried again while its budget lasts.
   if (session.mode === 'synthesis') return retrySynthesis(e);
   // 5. The agent finished the job itself.
-  if (exit === 0 && obs.reportExists) return done('finished: REPORT.md written');
+  if ((exit === 0 && obs.reportExists) || endClass === 'finished') return done('finished: REPORT.md written');
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
   if (spec.maxCost !== null && agent.costUsd >= spec.maxCost * EXPLORE_SHARE) {
     const spent = `spend cap: ${money(agent.costUsd)} of ${money(spec.maxCost)} spent`;

@@ -1,5 +1,6 @@
 import { apiTroubleInARow } from '../agent/api-trouble.js';
-import { authFailuresInARow, failedResumesInARow, summarizeUsage, type SessionLog } from '../agent/stream.js';
+import { authFailuresInARow, failedResumesInARow, summarizeUsage } from '../agent/sessions.js';
+import type { SessionLog } from '../agent/stream.js';
 import { classifyLimit, overageLimit, type Limit } from './limits.js';
 import type { AgentNotRunning, RunningAgent } from './types.js';
 

@@ -57,6 +57,8 @@ export function reasonOf(obs: Observation): string {
   if (stateOf(obs) !== 'waiting') return '';
   const agent = obs.session?.agent;
   if (!agent) return 'not started yet; the next reconcile pass starts it';
+  if (!agent.running && !agent.started && !agent.exit)
+    return `session ${obs.session?.n} never started its agent; the next reconcile pass starts it again`;
   const code = agent.running ? null : (agent.exit?.code ?? null);
   return `agent ended (${describeExit(code)}); the next reconcile pass acts on it`;
 }

@@ -43,6 +43,8 @@ export interface AgentNotRunning {
   running: false;
   /** The tmux pane holding the wrapper still runs (the agent may be starting or just ended). */
   wrapperAlive: boolean;
+  /** The session's agent recorded itself (it does so before it starts): false for one that never ran. */
+  started: boolean;
   exit: ExitRecord | null;
   /** overnight stopped this session as hung. */
   hung: boolean;
@@ -85,6 +87,8 @@ export type Action =
       exit: number | null;
       uptime?: number | null;
       fresh?: string;
+      /** The recorded session never started an agent (tmux refused it): started as it was recorded. */
+      again?: boolean;
       /** A synthesis started late (after a usage limit): when it must be done by. */
       deadline?: Date;
     }

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+
+import {
+  copyStream,
+  feedLongLine,
+  judgeIndex,
+  reviveDatesIn,
+  STREAM_SHAPE,
+  type StreamIndex,
+} from '../core/agent/stream-index.js';
+import { feedLine, newStream, type SessionLog } from '../core/agent/stream.js';
+import type { RunPaths } from '../core/run/paths.js';
+import { readText, writeFileAtomic } from './files.js';
+import { readAt, readLines, type Line } from './lines.js';
+
+// The stream index: output.log's sessions as the reducer folded them, with the byte offset they
+// cover and what identifies the log they came from. A reader folds in only the bytes after that
+// offset, so reading a run costs what is new, never the whole log. output.log stays the truth:
+// the index is rebuilt from it whenever it is missing, corrupt, or from another or a shrunk log.
+
+/** How much of the log's start identifies it (with its device and inode). */
+const PRINT_BYTES = 4096;
+
+export interface StreamView {
+  sessions: SessionLog[];
+  /** Byte offset of each session's first line. */
+  starts: number[];
+  /** The log's size when read. */
+  size: number;
+}
+
+const hash = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+const printOf = (fd: number, length: number) => hash(readAt(fd, 0, length));
+
+function loadIndex(paths: RunPaths, fd: number, dev: number, ino: number, size: number): StreamIndex | null {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(readText(paths.streamIndex) ?? 'null');
+  } catch {
+    return null; // torn or corrupt: rebuilt
+  }
+  const verdict = judgeIndex(stored, { dev, ino, size }, (length) => printOf(fd, length));
+  if (verdict !== 'use') return null;
+  const idx = stored as StreamIndex;
+  reviveDatesIn(idx.state);
+  return idx;
+}
+
+function freshIndex(dev: number, ino: number): StreamIndex {
+  return {
+    shape: STREAM_SHAPE,
+    dev,
+    ino,
+    printLen: 0,
+    print: hash(Buffer.alloc(0)),
+    offset: 0,
+    long: null,
+    starts: [],
+    state: newStream(),
+  };
+}
+
+/** Folds one line, whole or over the cap, noting where a new session starts. */
+function fold(idx: StreamIndex, line: Line): void {
+  const before = idx.state.sessions.length;
+  if (line.tail === undefined) feedLine(idx.state, line.text);
+  else feedLongLine(idx.state, line.text, line.tail);
+  if (idx.state.sessions.length > before) idx.starts.push(line.at);
+}
+
+/**
+ * Every session of the run's output.log, read through the index: only the bytes after the
+ * index's offset are read. The index is written back when it moved on (unless `save` is false: a
+ * dry run changes nothing); a write that fails (a full disk) is ignored: the next reader folds the
+ * same bytes again.
+ */
+export function readStreamView(paths: RunPaths, save = true): StreamView {
+  let fd: number;
+  try {
+    fd = openSync(paths.outputLog, 'r');
+  } catch {
+    return { sessions: [], starts: [], size: 0 };
+  }
+  try {
+    const st = fstatSync(fd);
+    const loaded = loadIndex(paths, fd, st.dev, st.ino, st.size);
+    const idx = loaded ?? freshIndex(st.dev, st.ino);
+    const from = idx.offset;
+    const torn = readLines(fd, idx, st.size, (line) => fold(idx, line));
+    if (idx.printLen < PRINT_BYTES && idx.offset > idx.printLen) {
+      idx.printLen = Math.min(PRINT_BYTES, idx.offset);
+      idx.print = printOf(fd, idx.printLen);
+    }
+    if (save && (!loaded || idx.offset !== from)) saveIndex(paths, idx);
+    // A torn last line (an agent that died mid-write, or one still writing) counts as the
+    // log stands now, without being stored: it may yet be completed.
+    const last = idx.long
+      ? { at: idx.long.start, end: st.size, text: idx.long.head, tail: idx.long.tail }
+      : torn;
+    if (!last) return { sessions: idx.state.sessions, starts: idx.starts, size: st.size };
+    const view = { ...idx, state: copyStream(idx.state), starts: [...idx.starts] };
+    fold(view, last);
+    return { sessions: view.state.sessions, starts: view.starts, size: st.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function saveIndex(paths: RunPaths, idx: StreamIndex): void {
+  try {
+    // Derived and rebuilt when lost: no fsync.
+    writeFileAtomic(paths.streamIndex, JSON.stringify(idx), 0o600, { durable: false });
+  } catch {
+    // a full disk, or a run directory being removed: the next reader folds these bytes again
+  }
+}

@@ -1,0 +1,80 @@
+import { dirname, join } from 'node:path';
+
+import type { RunPaths } from '../core/run/paths.js';
+import type { RunSpec } from '../core/run/types.js';
+import { readText, writeFileAtomic } from './files.js';
+import { isAlive, signalGroup, startTimeOf } from './processes.js';
+
+// A wait must end on time without a resident monitor: a detached `sleep`, then one pass. The
+// timer is recorded like an agent (pid and start time), so a run that ends (stop, DONE, FAILED)
+// cancels it, and a timer that already fired (while the run was paused, say) is armed again.
+
+interface WakeTimer {
+  at: string;
+  pid: number | null;
+  startTime: string | null;
+}
+
+/** `<ISO time> <pid> <start time>`; older records hold the time alone. */
+function readWakeTimer(paths: RunPaths): WakeTimer | null {
+  const text = readText(paths.wake)?.trim();
+  if (!text) return null;
+  const [at, pid, ...start] = text.split(' ');
+  return { at: at as string, pid: pid ? Number(pid) : null, startTime: start.join(' ') || null };
+}
+
+async function timerAlive(t: WakeTimer | null): Promise<boolean> {
+  return !!t && t.pid !== null && t.startTime !== null && (await isAlive(t.pid, t.startTime));
+}
+
+/** Armed once per wake time: a pass that finds that timer still sleeping arms nothing. */
+export async function armWakeTimer(
+  spec: RunSpec,
+  paths: RunPaths,
+  until: Date,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
+  const at = until.toISOString();
+  const armed = readWakeTimer(paths);
+  if (armed?.at === at && (await timerAlive(armed))) return false;
+  await cancelWakeTimer(paths);
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const root = dirname(paths.workspace);
+  const { execa } = await import('execa');
+  const log = join(root, 'reconcile.log');
+  const timer = execa(
+    '/bin/sh',
+    [
+      '-c',
+      'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
+      String(seconds),
+      spec.paths.node,
+      spec.paths.cli,
+    ],
+    {
+      detached: true,
+      cleanup: false,
+      cwd: root,
+      stdin: 'ignore',
+      stdout: { file: log, append: true },
+      stderr: { file: log, append: true },
+      env: { ...env, OVERNIGHT_HOME: root },
+    },
+  );
+  timer.catch(() => {}); // it outlives this process; nobody waits for it
+  timer.unref();
+  const pid = timer.pid ?? null;
+  const startTime = pid === null ? null : await startTimeOf(pid);
+  writeFileAtomic(paths.wake, [at, pid, startTime].filter((x) => x !== null).join(' ') + '\n');
+  return true;
+}
+
+/**
+ * Ends the run's timer (its whole process group: the shell and its sleep) unless it is the
+ * process asking: a timer that fired has become this very pass.
+ */
+export async function cancelWakeTimer(paths: RunPaths): Promise<void> {
+  const t = readWakeTimer(paths);
+  if (t && t.pid !== process.pid && (await timerAlive(t))) signalGroup(t.pid as number, 'SIGTERM');
+}

@@ -1,0 +1,40 @@
+import { statSync, truncateSync } from 'node:fs';
+import { describe, expect } from 'vitest';
+
+import { waitFor } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
+
+// A 1 GB output.log (a sparse hole: no newline in a whole gigabyte) is supervised like any run:
+// its agent is resumed, its end time starts the synthesis, the report ends it.
+
+const GB = 1024 ** 3;
+
+describe('a 1 GB log', () => {
+  it('is resumed after a crash, interrupted at its end time, and finished with its report', async ({
+    sb,
+  }) => {
+    sb.setBehaviour([{ work: 60 }, { work: 60 }, { report: true }]);
+    const { id, endsAt } = await sb.launch('Grow a huge log', ['--duration', '12s']);
+    const first = await sb.agentPid(id);
+    const log = sb.ws(id, 'output.log');
+    truncateSync(log, statSync(log).size + GB);
+    process.kill(first, 'SIGKILL');
+
+    await sb.agentPid(id, 2);
+    expect(statSync(log).size).toBeGreaterThan(GB);
+    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      state: string;
+      sessions: number;
+    }[];
+    expect(row).toMatchObject({ state: 'running', sessions: 2 });
+    expect((await sb.run(['logs', id, '--lines', '3'])).stdout).toMatch(/working/);
+
+    await waitFor(() => Date.now() > new Date(endsAt).getTime(), { timeout: 20_000, what: 'the end time' });
+    const pass = await sb.run(['reconcile']);
+    expect(pass.exitCode, pass.stderr).toBe(0);
+    expect(pass.stdout).toMatch(/started the synthesis/);
+    await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 20_000, what: 'DONE' });
+    expect(sb.read(sb.ws(id, 'DONE'))).toMatch(/^finished: REPORT\.md written by the synthesis/);
+    expect(sb.read(sb.ws(id, 'REPORT.md'))).toBeTruthy();
+  });
+});

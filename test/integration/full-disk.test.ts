@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+
+import { writeFileAtomic } from '../../src/adapters/files.js';
+import { waitFor, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
+
+// A full disk: the runs root on a small tmpfs (mounting needs root; CI runs as root).
+
+const root = process.getuid?.() === 0;
+
+/** Writes a file until the disk refuses another byte; returns its path. */
+function fillDisk(dir: string): string {
+  const filler = join(dir, 'filler');
+  const fd = openSync(filler, 'w');
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (const size of [block.length, 4096, 1]) {
+      try {
+        for (;;) writeSync(fd, block, 0, size);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return filler;
+}
+
+/** Every file under `dir` whose name says it is a temp file. */
+function tempFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    /\.tmp(\.\d+)?$|\.tmp\./.test(f),
+  );
+}
+
+function withTmpfs(sb: Sandbox): () => void {
+  mkdirSync(sb.runs, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0700', 'tmpfs', sb.runs]);
+  // Lazy: agents killed a moment later may still hold files there.
+  return () => execFileSync('umount', ['-l', sb.runs]);
+}
+
+describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mount it)', () => {
+  it('passes fail and say why; no temp file is left; once space is back the run resumes and nothing is lost', async ({
+    sb,
+  }) => {
+    const unmount = withTmpfs(sb);
+    try {
+      sb.setBehaviour([{ torn: '{"type":"assistant","message":{"content":[{"type":"te' }, { work: 60 }]);
+      const { id } = await sb.launch('Fill the disk', ['--duration', '1h']);
+      const pid = await sb.agentPid(id);
+      writeFileSync(sb.ws(id, 'findings', 'canary.md'), 'the canary\n');
+      // A heartbeat exists before the disk fills, as it does on any machine with a schedule.
+      expect((await sb.run(['reconcile'])).exitCode).toBe(0);
+      await waitFor(() => (sb.read(sb.ws(id, 'output.log')) ?? '').endsWith('"type":"te'), {
+        what: 'the torn line',
+      });
+      const before = readFileSync(sb.ws(id, 'output.log'), 'utf8');
+
+      const filler = fillDisk(sb.runs);
+      expect(() => writeFileAtomic(join(sb.runs, 'probe.json'), 'x'.repeat(8192))).toThrow(/ENOSPC/);
+      process.kill(pid, 'SIGKILL');
+      await sb.quiesce(30_000);
+      const pass = await sb.run(['reconcile']);
+      expect(pass.exitCode).toBe(1);
+      // The command's one line says it in the words of every command's errors.
+      expect(pass.stderr).toMatch(/no space left on the disk/);
+
+      const status = await sb.run(['status']);
+      expect(status.stdout).toMatch(/passes are failing since \d\d:\d\d: no space left on device \(ENOSPC\)/);
+      const doctor = await sb.run(['doctor']);
+      expect(doctor.stdout).toMatch(/passes are failing since \d\d:\d\d: no space left on device \(ENOSPC\)/);
+      expect(doctor.stdout).toMatch(/free space on the disk/);
+      expect(tempFiles(sb.runs)).toEqual([]);
+
+      rmSync(filler);
+      const again = await sb.run(['reconcile']);
+      expect(again.exitCode, again.stderr).toBe(0);
+      await sb.agentPid(id, 2);
+      const after = readFileSync(sb.ws(id, 'output.log'), 'utf8');
+      expect(after.startsWith(before)).toBe(true);
+      // The cut-off line keeps its place; the next session's marker starts a line of its own.
+      expect(after.slice(before.length)).toMatch(/^\n\{"type":"overnight_session","session":2,/);
+      expect((await sb.run(['logs', id, '--all'])).stdout).toMatch(/── session 2 \(resume\)/);
+      const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { sessions: number }[];
+      expect(row?.sessions).toBe(2);
+      expect((await sb.run(['status'])).stdout).not.toMatch(/passes are failing/);
+      expect(sb.read(sb.ws(id, 'findings', 'canary.md'))).toBe('the canary\n');
+      expect(tempFiles(sb.runs)).toEqual([]);
+    } finally {
+      await sb.tmux(['kill-server']);
+      unmount();
+    }
+  });
+});

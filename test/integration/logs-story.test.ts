@@ -19,7 +19,7 @@ describe('logs: the story around the stream', () => {
     ]);
     const { id, endsAt } = await sb.launch('Work past the end', ['--duration', '4s'], { TZ: 'Asia/Tokyo' });
     await sb.agentPid(id, 2);
-    const follower = execa(process.execPath, [BIN, 'logs', '-f', id], {
+    const follower = execa(process.execPath, [BIN, 'logs', '--all', '-f', id], {
       env: { ...sb.env, TZ: 'Asia/Tokyo' },
       extendEnv: false,
       reject: false,
@@ -46,7 +46,7 @@ describe('logs: the story around the stream', () => {
     expect(text.trimEnd().split('\n').at(-1)).toMatch(/^■ the run is DONE: finished: REPORT\.md written/);
 
     // Without -f, the same story.
-    const again = await sb.run(['logs', id], { env: { TZ: 'Asia/Tokyo' } });
+    const again = await sb.run(['logs', '--all', id], { env: { TZ: 'Asia/Tokyo' } });
     expect(again.stdout).toMatch(/^■ interrupted by overnight: interrupted at the end time$/m);
     expect(again.stdout).toMatch(/^── session 3 · .* · the synthesis: end time reached/m);
   });

@@ -96,10 +96,16 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         '(its id, a unique prefix of it, or its --name)',
     )
     .option('--json', 'print an array of run objects (every run, unless --since or --state)')
-    .option('--all', 'include finished runs older than three days')
+    .option('--all', 'list every run, also finished runs that need nothing and those older than three days')
     .option('--since <when>', 'finished runs since then: a duration ago (7d, 36h) or a date (2026-11-20)')
     .option('--state <states>', 'only runs in these states, e.g. failed or running,waiting')
     .option('--archived', 'the archived runs instead')
+    .option('--wide', "every cell whole, however wide the terminal (the table fits the terminal's width)")
+    .option('--no-color', 'no colour (NO_COLOR=1 does the same)')
+    .option(
+      '--check',
+      'exit 1 when any run needs you (failed, no report, …), else 0: for scripts and prompts',
+    )
     .action(async (run: string | undefined, opts) => {
       const { statusCommand } = await import('./commands/status.js');
       setExitCode(await statusCommand(run, opts, io));

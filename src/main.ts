@@ -18,6 +18,8 @@ const io: Io = {
   cmd: commandToRun(process.env),
   readStdin,
   stdinIsTty: process.stdin.isTTY === true,
+  stdoutIsTty: process.stdout.isTTY === true,
+  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
   ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 };
 

@@ -12,6 +12,9 @@ export interface Io {
   cmd?: string;
   /** All of standard input, as bytes (`launch -`); a terminal is read until end of file (Ctrl-D). */
   readStdin?: () => Promise<Buffer>;
+  /** Standard output is a terminal: colour, and its width in cells (`columns`). */
+  stdoutIsTty?: boolean;
+  columns?: number;
   /** Standard input is a terminal (someone may be typing the task). */
   stdinIsTty?: boolean;
   /** Asks the person at a terminal and returns the answer; absent when no one is at one. */

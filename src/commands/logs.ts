@@ -1,11 +1,14 @@
 import { usableRunsRoot } from '../adapters/runs-root.js';
-import { hasSentinel } from '../adapters/store.js';
+import { hasSentinel, readSentinel } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { ANSI, NO_COLOR } from '../core/agent/render.js';
 import { UsageError } from '../core/errors.js';
+import { localTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
+import { safeText } from '../core/text.js';
+import { logNotes } from '../dashboard/story.js';
 import { follow, LogPrinter, printAll, printTail } from '../logs/show.js';
 
 export interface LogsOptions {
@@ -32,10 +35,21 @@ export async function logsCommand(name: string, opts: LogsOptions, io: Io, isTty
   const palette = isTty && !io.env.NO_COLOR ? ANSI : NO_COLOR;
   // The stream as stored: exact bytes into a pipe or a file; on a terminal, nothing in it is obeyed.
   const raw = !opts.raw ? null : !isTty && io.stdoutBytes ? 'bytes' : 'safe';
-  const printer = new LogPrinter({ raw, palette }, io);
+  // The night's story says when each session started, why, and how one without a result ended.
+  const notes = raw ? null : await logNotes(paths);
+  const printer = new LogPrinter({ raw, palette, notes, clock: localTime() }, io);
   const end = opts.all ? printAll(paths, printer) : printTail(paths, lines, printer, io);
   // Following ends with the run (once its log is drained) or with Ctrl-C.
   if (opts.follow) await follow(paths, end, printer);
-  if (hasSentinel(paths)) printer.closeSession();
+  if (hasSentinel(paths)) {
+    printer.refresh();
+    printer.closeSession();
+    // The log of a finished run (and following one) ends by saying how the run ended.
+    const sentinel = raw ? null : readSentinel(paths);
+    if (sentinel) {
+      const paint = sentinel.kind === 'DONE' ? palette.bold : palette.red;
+      io.stdout(paint(safeText(`■ the run is ${sentinel.kind}: ${sentinel.reason}`)));
+    }
+  }
   return 0;
 }

@@ -1,5 +1,4 @@
 import { exists } from '../adapters/files.js';
-import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, readSupervision } from '../adapters/supervision.js';
@@ -9,20 +8,25 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
-import { FinishedPicker, runFilter, type RunFilter } from '../core/run/run-index.js';
+import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
+import { formatBoard } from '../core/status/board.js';
+import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
+import { wrap } from '../core/status/fit.js';
+import { needOf } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
+import { timelineBlock } from '../core/status/story-text.js';
 import { passFailure, supervisionWarning } from '../core/status/supervision.js';
-import { formatTable } from '../core/status/table.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
+import { byRows, pickRuns, type Picked } from '../dashboard/pick.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
-import { readStory } from '../dashboard/story.js';
+import { newestFindings, readStory } from '../dashboard/story.js';
 import { digestWarnings } from '../notify/warnings.js';
 
-// `overnight status [run]`: the morning dashboard, or one run with its details.
+// `overnight status [run]`: the morning dashboard, or one run with the story of its night.
 
 export interface StatusOptions {
   json?: boolean;
@@ -30,7 +34,14 @@ export interface StatusOptions {
   since?: string;
   state?: string;
   archived?: boolean;
+  wide?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+  check?: boolean;
 }
+
+/** Finished runs that ended within this are listed even when they need nothing. */
+const LAST_NIGHT_MS = 12 * 3600 * 1000;
 
 export async function statusCommand(name: string | undefined, opts: StatusOptions, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
@@ -59,6 +70,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
 
   const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
+  const exit = opts.check && rows.some((r) => needOf(r) !== null) ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
   const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
   // Clock text costs a few ms to set up: only made when there is a failure to say.
@@ -78,8 +90,9 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
       : rows;
     io.stdout(safeJson(out, 2));
     for (const w of warnings) io.stderr(w);
-    return 0;
+    return exit;
   }
+  const cells = opts.wide ? null : terminalWidth(io);
   if (rows.length === 0 && !picked.more) {
     io.stdout(
       safeLine(
@@ -91,65 +104,51 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
       ),
     );
   } else {
-    for (const line of formatTable(rows, now)) io.stdout(line);
+    const everything = Boolean(name || opts.all || opts.archived || opts.since || filter.states);
+    const board = formatBoard(rows, now, {
+      width: cells,
+      colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
+      clock: localTime(),
+      passes: { lastPassAt: beat?.at ?? null, scheduled: schedule !== null },
+      cmd: io.cmd ?? 'overnight',
+      ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
+    });
+    // One run named: its row without the summary, then its details and the story of its night.
+    for (const line of name ? board.slice(1) : board) io.stdout(line);
     if (picked.more)
       io.stdout(`(older finished runs hidden; ${hint(io, 'status --all')}, or --since 7d, shows them)`);
   }
   const one = name ? rows[0] : undefined;
   if (one) {
-    const files = { report: exists(runPaths(dir, one.id).report) };
+    const paths = runPaths(dir, one.id);
+    const story = readStory(paths, one);
+    const files = { report: exists(paths.report), newest: newestFindings(paths.findings, 5), story };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
     if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
+    for (const line of timelineBlock(story.timeline, localTime())) io.stdout(safeLine(line));
   }
-  if (warnings.length > 0) io.stdout(safeText(['', ...warnings].join('\n')));
-  return 0;
-}
-
-interface Picked {
-  ids: string[];
-  /** Finished runs outside the window were left out. */
-  more: boolean;
-  /** Whether a row read stays (runs without an index are judged by their rows). */
-  keep: (row: StatusRow) => boolean;
+  if (warnings.length > 0) {
+    io.stdout('');
+    for (const line of safeText(warnings.join('\n')).split('\n'))
+      for (const l of wrap(line, cells)) io.stdout(l);
+  }
+  return exit;
 }
 
 /**
- * Every live run and the finished runs of the window, from the runs root's indexes: an old
- * finished run is never opened. Without the indexes (no pass has run since an upgrade) every run
- * is read and judged by its row.
+ * A finished run that needs nothing is counted in one line, not listed, once it is older than the
+ * night just gone, or when the person stopped it: the morning shows last night's reports.
  */
-function pickRuns(root: string, filter: RunFilter): Picked {
-  // Every run asked for (--all, --json): one listing of the runs root does it.
-  if (!filter.since) return { ids: listRunIds(root), more: false, keep: () => true };
-  const since = filter.since;
-  const live = liveRunIds(root);
-  if (live === null) return byRows(listRunIds(root), since);
-  const picker = new FinishedPicker(since);
-  readFinished(root, picker);
-  // A run the index names but the runs root no longer holds is left out by collectRows.
-  const ids = [...new Set([...live, ...picker.ids])].sort();
-  return { ids, more: picker.more, keep: () => true };
+function quietlyFinished(r: StatusRow, now: Date): boolean {
+  if (r.state !== 'done' && r.state !== 'failed') return false;
+  if (/stopped by user/.test(r.reason)) return true;
+  const at = (r.lastTransition?.at as string | undefined) ?? r.lastOutputAt ?? r.endsAt;
+  return !at || now.getTime() - new Date(at).getTime() >= LAST_NIGHT_MS;
 }
 
-/** Runs judged by their rows: finished ones before `since` are left out (none when null). */
-function byRows(ids: string[], since: Date | null): Picked {
-  let more = false;
-  const keep = (r: StatusRow) => {
-    const recent = !since || isRecent(r, since);
-    if (!recent) more = true;
-    return recent;
-  };
-  return {
-    ids,
-    get more() {
-      return more;
-    },
-    keep,
-  };
-}
-
-function isRecent(r: StatusRow, since: Date): boolean {
-  if (r.state !== 'done' && r.state !== 'failed') return true;
-  const last = r.lastOutputAt ?? r.endsAt;
-  return !last || new Date(last).getTime() >= since.getTime();
+/** The terminal's width; COLUMNS, when set, wins (a pipe to a pager that knows its width). */
+function terminalWidth(io: Io): number | null {
+  const env = Number(io.env.COLUMNS);
+  if (Number.isInteger(env) && env > 0) return env;
+  return io.columns ?? null;
 }

@@ -60,3 +60,8 @@ export function headline(text: string, max = HEADLINE_MAX): string {
   const chars = Array.from(firstLine(text));
   return safeText(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join(''));
 }
+
+/** `$1.25`; a cost below a cent is shown as such, not as nothing. */
+export function money(usd: number): string {
+  return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
+}

@@ -12,6 +12,7 @@ import type { RunPaths } from '../core/run/paths.js';
 import { taskHasMore } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
+import { doingNow, type Retrying } from '../core/status/live.js';
 import type { RepoRow } from '../core/status/repo.js';
 import { decide } from '../core/supervise/decide.js';
 import { waitText } from '../core/supervise/describe.js';
@@ -26,6 +27,8 @@ export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow
   name?: string;
   /** When a run backing off between restarts will be tried again. */
   nextTryAt?: string;
+  /** The current session's API retries since the model last answered, while they last. */
+  retrying?: Retrying;
   /** The newest line of the run's events log: time, from-state, to-state, action, reason. */
   lastTransition: Record<string, unknown> | null;
 }
@@ -133,6 +136,8 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
   const overage = overageWarning(spec, obs, logs);
   if (overage) warnings.push(overage);
   const windows = usageWindows(logs);
+  const current = logs.findLast((l) => l.n === obs.session?.n);
+  const { doing, retrying } = doingNow(spec, obs, current, now, localTime());
   return {
     ...summarizeUsage(logs),
     ...(warnings.length > 0 ? { warnings } : {}),
@@ -163,6 +168,9 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     questions: countQuestions(paths),
     lastOutputAt: obs.outputAt ? obs.outputAt.toISOString() : null,
     lastTransition: lastTransition(paths),
+    report: obs.reportExists,
+    ...(doing.length > 0 ? { doing } : {}),
+    ...(retrying ? { retrying } : {}),
     ...waitingReason(spec, obs, now),
   };
 }

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+
 import { mtime, readText } from '../adapters/files.js';
 import {
   readExitRecord,
@@ -5,12 +7,15 @@ import {
   readSentinel,
   readSession,
   readSessionLogs,
+  readSpec,
 } from '../adapters/store.js';
 import { parseQuestions, rankQuestions, type Question } from '../core/agent/questions.js';
 import type { SessionLog } from '../core/agent/stream.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
+import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
+import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
@@ -72,4 +77,45 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
       })
     : [];
   return { timeline, questions: readQuestions(paths) };
+}
+
+/** The `n` newest files under findings/ (hidden ones aside), newest first. */
+export function newestFindings(dir: string, n: number): FindingFile[] {
+  const found: FindingFile[] = [];
+  const walk = (sub: string) => {
+    let entries;
+    try {
+      entries = readdirSync(`${dir}/${sub}`, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (e.isFile()) {
+        const at = attempt(() => statSync(`${dir}/${rel}`).mtime, null);
+        if (at) found.push({ path: rel, modifiedAt: at });
+      }
+    }
+  };
+  walk('');
+  return found.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime()).slice(0, n);
+}
+
+/**
+ * What `logs` says around each session: why it started, how it ended without a result. Returns a
+ * reader to call again when a new session appears (logs -f).
+ */
+export async function logNotes(paths: RunPaths): Promise<() => Map<number, SessionNote>> {
+  const spec = await readSpec(paths).catch(() => null);
+  return () => {
+    const finished = attempt(() => readSentinel(paths), null) !== null;
+    const row: StoryRow = {
+      state: finished ? 'done' : 'running',
+      startedAt: spec?.startedAt.toISOString() ?? null,
+      maxRestarts: spec?.limits.maxRestarts ?? null,
+    };
+    return sessionNotes(readStory(paths, row).timeline);
+  };
 }

@@ -12,8 +12,10 @@ import {
 import { hasSentinel } from '../adapters/store.js';
 import { readStreamView } from '../adapters/stream-index.js';
 import type { Io } from '../app/io.js';
-import { eventType, renderLine, type Palette } from '../core/agent/render.js';
+import { eventType, renderLine, type Palette, type RenderContext } from '../core/agent/render.js';
+import type { LocalTime } from '../core/local-time.js';
 import type { RunPaths } from '../core/run/paths.js';
+import type { SessionNote } from '../core/status/log-notes.js';
 import { safeText } from '../core/text.js';
 
 // `overnight logs`: a run's output.log for a person, read in chunks whatever its size. The tail
@@ -26,6 +28,9 @@ export interface LogsView {
    */
   raw: 'bytes' | 'safe' | null;
   palette: Palette;
+  /** Reads the night's story of each session (why it started, how it ended); null with --raw. */
+  notes?: (() => Map<number, SessionNote>) | null;
+  clock?: LocalTime;
 }
 
 /** How often -f looks for new output. */
@@ -33,33 +38,56 @@ const POLL_MS = 250;
 
 /** Prints lines as a person reads them, saying where a session ended without a result. */
 export class LogPrinter {
-  private open = false;
+  private open: boolean;
+  private current: number | null;
+  private readonly ctx: RenderContext;
 
   constructor(
     readonly view: LogsView,
     private readonly io: Io,
-  ) {}
+  ) {
+    const notes = view.notes?.();
+    this.ctx = notes && view.clock ? { clock: view.clock, sessions: notes } : {};
+    // Until a session's header is read (a tail starts inside the last session), it is the last one.
+    this.current = notes && notes.size > 0 ? Math.max(...notes.keys()) : null;
+    this.open = this.current !== null && notes?.get(this.current)?.ended != null;
+  }
+
+  /** The story read again: a session started, or the run ended, since it was read. */
+  refresh(): void {
+    const notes = this.view.notes?.();
+    if (notes && this.ctx.clock) this.ctx.sessions = notes;
+  }
 
   /** What one line shows; nothing is printed. */
   render(line: Line): string[] {
     if (line.tail !== undefined) return [this.view.palette.dim(longLineNote(line))];
-    return renderLine(line.text, this.view.palette);
+    return renderLine(line.text, this.view.palette, this.ctx);
   }
 
   /** `fd` is the log the line was read from (a long line is copied from it). */
   print(fd: number, line: Line): void {
     if (this.view.raw) return this.printRaw(fd, line);
     const type = line.tail === undefined ? eventType(line.text) : null;
-    if (type === 'overnight_session') this.closeSession();
+    if (type === 'overnight_session') {
+      const next = sessionOf(line.text);
+      // A session started while following: how the one before ended and why this one started.
+      if (next !== null && !this.ctx.sessions?.has(next)) this.refresh();
+      this.closeSession();
+      this.current = next;
+    }
     if (type === 'system/init') this.open = true;
     if (type?.startsWith('result')) this.open = false;
     for (const out of this.render(line)) this.io.stdout(out);
   }
 
-  /** A session that ends without a result event was killed or interrupted: said where it ends. */
+  /** A session that ends without a result event: how it ended, from the story, where it ends. */
   closeSession(): void {
+    const ended = this.current === null ? undefined : this.ctx.sessions?.get(this.current)?.ended;
     if (this.open)
-      this.io.stdout(this.view.palette.red('■ no result: the session was interrupted or killed'));
+      this.io.stdout(
+        this.view.palette.red(`■ ${ended ?? 'no result: the session was interrupted or killed'}`),
+      );
     this.open = false;
   }
 
@@ -74,6 +102,15 @@ export class LogPrinter {
       out(bytes ? chunk : Buffer.from(safeText(decoder.write(chunk))));
     }
     if (!bytes) out(Buffer.from(safeText(decoder.end())));
+  }
+}
+
+function sessionOf(text: string): number | null {
+  try {
+    const n = (JSON.parse(text) as { session?: unknown }).session;
+    return typeof n === 'number' ? n : null;
+  } catch {
+    return null;
   }
 }
 

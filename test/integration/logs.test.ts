@@ -58,7 +58,7 @@ describe('logs', () => {
     ]);
     writeLog(sb, [marker(1), said('only this')]);
     const short = await sb.run(['logs', ID, '--lines', '100']);
-    expect(short.stdout).toMatch(/── session 1 \(initial\)/);
+    expect(short.stdout).toMatch(/── session 1 · (.* · )?(initial|first session) ──/);
     expect(short.stdout).not.toMatch(/hidden/);
     expect((await sb.run(['logs', ID, '--lines', 'x'])).exitCode).toBe(2);
   });
@@ -108,6 +108,6 @@ describe('logs', () => {
     const r = await child;
     expect(r.exitCode).toBe(0);
     expect(out).not.toContain('step 97');
-    expect(out).toMatch(/── session 4 \(resume\)/);
+    expect(out).toMatch(/── session 4 · (.* · )?(resume|resumed)\b/);
   });
 });

@@ -45,9 +45,11 @@ describe('the runs indexes', () => {
     finishedRun(sb, '2026-01-02-0000-failed', 'failed', 2);
     finishedRun(sb, '2026-01-03-0000-recent', 'done', 1);
 
+    // A run finished a day ago that needs nothing is counted, not listed; a failed one is listed.
     const table = await sb.run(['status']);
-    expect(table.stdout).toContain('2026-01-03-0000-recent');
+    expect(table.stdout).toMatch(/^1 finished run needs nothing · overnight status --all$/m);
     expect(table.stdout).toContain('2026-01-02-0000-failed');
+    expect((await sb.run(['status', '--since', '36h'])).stdout).toContain('2026-01-03-0000-recent');
     expect(table.stdout).not.toContain('2026-01-01-0000-old');
     expect(table.stdout).toMatch(/older finished runs hidden; overnight status --all/);
     expect((await sb.run(['status', '--all'])).stdout).toContain('2026-01-01-0000-old');

@@ -81,7 +81,7 @@ describe('transient API trouble: waited out with backoff, never a crash restart'
         sentinel: 'FAILED',
         reason:
           'the API kept failing for 2h, longer than transient_max (2h); last 529 overloaded_error (exit 1): ' +
-          'API Error: Repeated 529 Overloaded errors.; findings/ holds what was found',
+          'API Error: Repeated 529 Overloaded errors.',
       },
     },
     {
@@ -206,9 +206,7 @@ describe('a usage limit that lifts after the synthesis budget: the report comes 
       want: {
         kind: 'finish',
         sentinel: 'DONE',
-        reason:
-          'no report: five_hour limit; it lifts only after late_report (6h after the end time); ' +
-          'findings/ holds what was found',
+        reason: 'no report: five_hour limit; it lifts only after late_report (6h after the end time)',
       },
     },
   ])('$name → $want.kind', ({ resetsAt, now, want }) => {

@@ -356,7 +356,7 @@ describe('named ends', () => {
     expect(decide(spec(), obs, BEFORE_END)).toMatchObject({
       kind: 'start',
       mode: 'resume',
-      reason: 'interrupted (no result) (exit 0)',
+      reason: 'interrupted without a result (exit 0)',
     });
   });
 });

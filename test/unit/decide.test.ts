@@ -363,7 +363,7 @@ describe('decide', () => {
         kind: 'start',
         mode: 'resume',
         exit: 137,
-        reason: 'killed by SIGKILL without overnight asking (out of memory?) (killed by SIGKILL (exit 137))',
+        reason: 'killed by SIGKILL (exit 137), perhaps out of memory',
       },
     },
     {

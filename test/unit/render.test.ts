@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
+import { localTime } from '../../src/core/local-time.js';
+import { sessionNotes } from '../../src/core/status/log-notes.js';
 import { money } from '../../src/core/status/table.js';
+import type { SessionEntry } from '../../src/core/status/timeline-types.js';
 
 const samples = JSON.parse(
   readFileSync(new URL('../fixtures/claude-samples/stream-json-samples.json', import.meta.url), 'utf8'),
@@ -28,8 +31,9 @@ describe('renderLine', () => {
 
   test('results carry subtype, turns and cost; errors their text', () => {
     expect(render('result_success')[0]).toMatch(/^■ result success · 1 turns · \$0\.0010: MOCK/);
-    expect(render('result_auth_error')[0]).toBe(
-      '■ result success (error) · 1 turns · $0.0000: Invalid API key · Fix external API key',
+    // The CLI says `success` for an auth error: it reads as an error.
+    expect(render('result_auth_error')[0]).toMatch(
+      /^■ error( \(API 401\))? · 1 turns · \$0\.0000: Invalid API key · Fix external API key$/,
     );
   });
 
@@ -53,4 +57,65 @@ test.each<{ usd: number; want: string }>([
   { usd: 12.345, want: '$12.35' },
 ])('money($usd) → $want', ({ usd, want }) => {
   expect(money(usd)).toBe(want);
+});
+
+describe('logs: the night around the lines', () => {
+  const UTC = localTime('UTC');
+  const session = (n: number, mode: string, end: SessionEntry['end'], why = ''): SessionEntry => ({
+    at: new Date(`2026-11-22T0${n}:00:00Z`),
+    kind: 'session',
+    session: n,
+    mode,
+    why,
+    ...(mode === 'resume' ? { restart: { count: n - 1, max: 5 } } : {}),
+    endedAt: null,
+    seconds: 3600,
+    costUsd: 0.1,
+    apiRetries: 0,
+    end,
+  });
+  const notes = sessionNotes([
+    session(1, 'initial', {
+      kind: 'error',
+      text: 'killed by SIGKILL (exit 137), perhaps out of memory',
+      exit: 137,
+    }),
+    session(2, 'resume', { kind: 'stopped', text: 'interrupted at the end time', exit: 0 }),
+    session(3, 'synthesis', { kind: 'stopped', text: 'stopped: by user', exit: 0 }, 'end time reached'),
+    { at: new Date('2026-11-22T03:30:00Z'), kind: 'interrupt', by: 'user', session: 3, reason: 'by user' },
+  ]);
+
+  test.each([
+    {
+      n: 1,
+      want: { why: 'first session', ended: 'no result: killed by SIGKILL (exit 137), perhaps out of memory' },
+    },
+    {
+      n: 2,
+      want: {
+        why: 'resumed (restart 1/5) after: killed by SIGKILL (exit 137), perhaps out of memory',
+        ended: 'interrupted by overnight: interrupted at the end time',
+      },
+    },
+    { n: 3, want: { why: 'the synthesis: end time reached', ended: 'stopped by you: stopped: by user' } },
+  ])('session $n → $want.why', ({ n, want }) => {
+    expect(notes.get(n)).toEqual(want);
+  });
+
+  test('a session header says when in local time and why', () => {
+    const line = JSON.stringify({
+      type: 'overnight_session',
+      session: 2,
+      mode: 'resume',
+      at: '2026-11-22T02:00:05Z',
+    });
+    expect(renderLine(line, NO_COLOR, { clock: UTC, sessions: notes })).toEqual([
+      '',
+      '── session 2 · Sun 22 Nov 2026, 02:00:05 (UTC+00:00) · resumed (restart 1/5) after: killed by SIGKILL ' +
+        '(exit 137), perhaps out of memory ──',
+    ]);
+    expect(renderLine(line, NO_COLOR, { clock: localTime('Asia/Tokyo') })[1]).toBe(
+      '── session 2 · Sun 22 Nov 2026, 11:00:05 (UTC+09:00) · resume ──',
+    );
+  });
 });

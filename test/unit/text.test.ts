@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest';
 
 import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
 import { localTime } from '../../src/core/local-time.js';
+import { formatBoard } from '../../src/core/status/board.js';
 import { runDetails } from '../../src/core/status/details.js';
-import { formatTable } from '../../src/core/status/table.js';
 import { headline, safeJson, safeLine, safeText } from '../../src/core/text.js';
 
 // Text from the agent, the task or a file never reaches a terminal as a control sequence.
@@ -109,7 +109,7 @@ describe('what is printed from the agent and the files', () => {
   });
 
   test('status table: reasons and warnings', () => {
-    const lines = formatTable(
+    const lines = formatBoard(
       [
         {
           id: '2026-11-21-2315-x',
@@ -126,6 +126,7 @@ describe('what is printed from the agent and the files', () => {
         },
       ],
       new Date('2026-11-22T03:00:00Z'),
+      { width: 100, colour: false, clock: localTime('UTC') },
     );
     for (const line of lines) expect(line).not.toMatch(CONTROL);
     expect(lines.join('\n')).toContain('\\x1b]0;owned');

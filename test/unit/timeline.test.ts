@@ -8,7 +8,7 @@ import { at, ev, exit, exits, log, night, STARTED } from './story-builders.js';
 
 const UTC = localTime('UTC');
 const lines = (input: TimelineInput) => timelineLines(buildTimeline(input), UTC);
-const KILLED = 'killed by SIGKILL without overnight asking (out of memory?) (killed by SIGKILL (exit 137))';
+const KILLED = 'killed by SIGKILL (exit 137), perhaps out of memory';
 
 describe('buildTimeline, said in words', () => {
   test.each<{ name: string; input: TimelineInput; want: string[] }>([

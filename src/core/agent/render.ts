@@ -1,5 +1,7 @@
 // stream-json rendered for a person: one line per thing that happened. Pure. Everything the
 // stream says is made safe for a terminal before the palette adds colour of its own.
+import type { LocalTime } from '../local-time.js';
+import { sessionHeader, type SessionNote } from '../status/log-notes.js';
 import { oneLine, safeText } from '../text.js';
 
 export interface Palette {
@@ -56,7 +58,13 @@ export function eventType(raw: string): string | null {
 }
 
 /** Lines for one line of output.log; none for events a person does not need (deltas, status). */
-export function renderLine(raw: string, palette: Palette): string[] {
+/** What the night's story adds to the lines: clock text in local time, why each session started. */
+export interface RenderContext {
+  clock?: LocalTime;
+  sessions?: ReadonlyMap<number, SessionNote>;
+}
+
+export function renderLine(raw: string, palette: Palette, ctx: RenderContext = {}): string[] {
   const safe = (paint: (s: string) => string) => (s: string) => paint(safeText(s));
   const p: Palette = {
     dim: safe(palette.dim),
@@ -75,8 +83,11 @@ export function renderLine(raw: string, palette: Palette): string[] {
   }
   const message = (e.message ?? {}) as { content?: Block[] };
   switch (e.type) {
-    case 'overnight_session':
-      return ['', p.bold(`── session ${e.session} (${e.mode}) · ${e.at} ──`)];
+    case 'overnight_session': {
+      const note = typeof e.session === 'number' ? ctx.sessions?.get(e.session) : undefined;
+      if (!ctx.clock) return ['', p.bold(`── session ${e.session} (${e.mode}) · ${e.at} ──`)];
+      return ['', p.bold(sessionHeader(e.session, e.mode, e.at, note, ctx.clock))];
+    }
     case 'system':
       if (e.subtype === 'init') return [p.dim(`session ${e.session_id} · model ${e.model}`)];
       if (e.subtype === 'api_retry')
@@ -100,7 +111,8 @@ export function renderLine(raw: string, palette: Palette): string[] {
     case 'rate_limit_event': {
       const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
       if (info.status !== 'rejected') return [];
-      const at = typeof info.resetsAt === 'number' ? new Date(info.resetsAt * 1000).toISOString() : 'unknown';
+      const resets = typeof info.resetsAt === 'number' ? new Date(info.resetsAt * 1000) : null;
+      const at = !resets ? 'unknown' : ctx.clock ? ctx.clock.human(resets) : resets.toISOString();
       return [p.yellow(`usage limit (${info.rateLimitType ?? 'unknown'}), resets ${at}`)];
     }
     case 'result': {
@@ -109,8 +121,14 @@ export function renderLine(raw: string, palette: Palette): string[] {
       const text = oneLine(
         typeof e.result === 'string' ? e.result : Array.isArray(e.errors) ? e.errors.join('; ') : '',
       );
-      const head = `■ result ${e.subtype}${e.is_error ? ' (error)' : ''}${turns}${cost}`;
-      return [e.is_error ? p.red(`${head}: ${text}`) : p.bold(head) + (text ? plainText(`: ${text}`) : '')];
+      // The CLI says `success` for API and auth errors too: is_error is what tells.
+      if (e.is_error) {
+        const status = typeof e.api_error_status === 'number' ? ` (API ${e.api_error_status})` : '';
+        const kind = e.subtype === 'success' ? '' : ` ${String(e.subtype)}`;
+        return [p.red(`■ error${kind}${status}${turns}${cost}: ${text}`)];
+      }
+      const head = `■ result ${e.subtype}${turns}${cost}`;
+      return [p.bold(head) + (text ? plainText(`: ${text}`) : '')];
     }
     default:
       return [];

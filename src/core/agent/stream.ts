@@ -1,6 +1,7 @@
 // The agent's stream-json output, read back into one record per session. Pure: text in, records out.
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
 import { readRateLimit, timestampOf, type RateLimit, type UsageWindow } from './rate-limit.js';
+import { retried, type RetryStreak } from './retry.js';
 
 export type { RateLimit, UsageWindow };
 
@@ -42,6 +43,8 @@ export interface SessionLog {
   startedAt: Date | null;
   lastEventAt: Date | null;
   apiRetries: number;
+  /** The API retries since the model last answered: a storm while it lasts, null once it answers. */
+  retrying: RetryStreak | null;
   toolCalls: number;
   /** Assistant events: any output of the model at all. */
   assistantEvents: number;
@@ -71,6 +74,7 @@ export function emptySession(
     startedAt: null,
     lastEventAt: null,
     apiRetries: 0,
+    retrying: null,
     toolCalls: 0,
     assistantEvents: 0,
     otherLines: [],
@@ -151,6 +155,7 @@ export function feedOtherLine(state: StreamState, line: string): void {
 export function feedAssistant(state: StreamState, ...text: string[]): void {
   const s = currentSession(state);
   s.assistantEvents++;
+  s.retrying = null;
   const at = text.reduceRight<Date | null>((found, part) => found ?? timestampOf(part), null);
   s.lastEventAt = at ?? s.lastEventAt;
 }
@@ -188,15 +193,19 @@ export function feedEvent(state: StreamState, e: Record<string, unknown>): void 
         s.model = str(e.model);
       } else if (e.subtype === 'api_retry') {
         s.apiRetries++;
+        s.retrying = retried(s.retrying, e);
       }
       return;
     }
     case 'rate_limit_event':
       readRateLimit(currentSession(state), e);
       return;
-    case 'result':
-      currentSession(state).result = parseResult(e);
+    case 'result': {
+      const s = currentSession(state);
+      s.result = parseResult(e);
+      s.retrying = null;
       return;
+    }
     case 'assistant': {
       const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
       currentSession(state).toolCalls += content.filter((b) => b?.type === 'tool_use').length;

@@ -1,7 +1,10 @@
+import type { Question } from '../agent/questions.js';
 import type { LocalTime } from '../local-time.js';
 import { taskHasMore } from '../run/task.js';
 import { headline, safeLine } from '../text.js';
+import { findingLines, finishLine, questionLines, type FindingFile } from './story-text.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
+import type { TimelineEntry } from './timeline-types.js';
 
 // `overnight status <run>`: one run, said for a person reading it in the morning.
 
@@ -41,9 +44,12 @@ function windowsLine(w: NonNullable<DetailsRow['usageWindows']>, clock: LocalTim
     .join(', ');
 }
 
-/** What the workspace holds that the person should open next. */
+/** What the workspace holds that the person should open next, and the night's story. */
 export interface DetailsFiles {
   report: boolean;
+  /** The newest files of findings/ (status <run> lists them). */
+  newest?: FindingFile[];
+  story?: { timeline: TimelineEntry[]; questions: Question[] };
 }
 
 /** The task's first line; when it says more, "…" and where the whole of it is. */
@@ -75,13 +81,19 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
     `workspace:  ${ws}`,
     `started:    ${when(r.startedAt)}`,
     `ends:       ${when(r.endsAt)}${remaining}`,
+  ];
+  const finished = files.story ? finishLine(files.story.timeline, clock) : null;
+  if (finished) lines.push(finished);
+  lines.push(
     `activity:   ${ago(r.lastOutputAt, now)}`,
     `sessions:   ${r.sessions ?? '?'}, ${restarts}${spent}`,
-  ];
+  );
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
-  if (r.questions > 0)
+  if (files.story) lines.push(...questionLines(files.story.questions, `${ws}/questions.md`));
+  else if (r.questions > 0)
     lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
-  if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
+  if (files.newest) lines.push(...findingLines(r.findings, files.newest, `${ws}/findings/`, clock));
+  else if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
   if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
   if (r.continues) lines.push(`continues:  ${r.continues}`);

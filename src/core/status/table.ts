@@ -1,8 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunState } from '../run/types.js';
-import { safeLine } from '../text.js';
 
-// The morning dashboard as text. Pure: rows and `now` in, lines out.
+// What the dashboard's cells say (the board, core/status/board.ts, lays them out). Pure.
 
 export interface TableRow {
   id: string;
@@ -23,6 +22,13 @@ export interface TableRow {
   /** The run this one follows up (`overnight continue`), and the one that follows it up. */
   continues?: string;
   continuedBy?: string;
+  startedAt?: string | null;
+  /** The task's first line. */
+  task?: string | null;
+  /** Whether REPORT.md exists (rows cached before it was recorded leave it out). */
+  report?: boolean;
+  /** What a live run is doing now when it is not plain work (API retries, the hang watch). */
+  doing?: string[];
 }
 
 const FINISHED: readonly RunState[] = ['done', 'failed'];
@@ -33,48 +39,12 @@ export function timeLeft(row: TableRow, now: Date): string {
   return left > 0 ? formatDuration(left) : 'ended';
 }
 
-/** `$1.25`; a cost below a cent is shown as such, not as nothing. */
-export function money(usd: number): string {
-  return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
-}
+export { money } from '../text.js';
 
 export function ago(at: Date | string | null, now: Date): string {
   if (!at) return 'never';
   const seconds = (now.getTime() - new Date(at).getTime()) / 1000;
   return seconds < 1 ? 'just now' : `${formatDuration(seconds)} ago`;
-}
-
-/**
- * Aligned columns, and under each run that needs a look a line saying why. Reasons and warnings
- * quote the agent and the run's files: every line is made safe for a terminal.
- */
-export function formatTable(rows: readonly TableRow[], now: Date): string[] {
-  const header = ['RUN', 'STATE', 'LEFT', 'RESTARTS', 'FINDINGS', 'QUESTIONS', 'COST', 'LAST ACTIVITY'];
-  const cells = rows.map((r) => [
-    r.id,
-    r.problem ? `${r.state}!` : r.state,
-    timeLeft(r, now),
-    `${r.restarts}/${r.maxRestarts ?? '?'}`,
-    String(r.findings),
-    String(r.questions),
-    money(r.costUsd ?? 0),
-    ago(r.lastOutputAt, now),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]) =>
-    c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i] as number))).join('  ');
-  const out = [line(header)];
-  rows.forEach((r, i) => {
-    out.push(line(cells[i] as string[]));
-    if (r.reason && (r.problem || (r.state !== 'running' && r.state !== 'synthesizing')))
-      out.push(`  └ ${r.reason}`);
-    const denied = r.permissionDenials;
-    if (denied && denied.count > 0) out.push(`  └ ${deniedLine(denied)}`);
-    for (const w of r.warnings ?? []) out.push(`  └ ${w}`);
-    if (r.continues) out.push(`  └ continues ${r.continues}`);
-    if (r.continuedBy) out.push(`  └ continued by ${r.continuedBy}`);
-  });
-  return out.map(safeLine);
 }
 
 /** A run whose agent keeps being refused achieves nothing quietly: say so, and which tools. */

@@ -40,7 +40,7 @@ export function waitOutApiTrouble(t: Trouble): Action {
       stopAgent: false,
       reason:
         `the API kept failing for ${formatDuration(lasted)}, longer than transient_max (${max}); ` +
-        `last ${whatFailed(agent)} (${t.how})${said}; findings/ holds what was found`,
+        `last ${whatFailed(agent)} (${t.how})${said}`,
     };
   }
   // The CLI has retried already: even the first wait is a backoff, doubling up to backoff_max.

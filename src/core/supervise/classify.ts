@@ -52,17 +52,20 @@ export function classifyEnd(f: EndFacts): EndClass {
 /** Ends that are no failure: the session stopped where it was told to, and the run goes on. */
 export const NORMAL_ENDS: readonly EndClass[] = ['finished', 'clean-exit', 'max-turns', 'max-budget'];
 
-/** How a crash-like end is named in reasons; plain crashes say "agent ended". */
-export function endLabel(c: EndClass): string {
+/**
+ * How a crash-like end is named in reasons, with how the process ended (`how`, e.g. `killed by
+ * SIGKILL (exit 137)`) said once; plain crashes say "agent ended".
+ */
+export function endLabel(c: EndClass, how: string): string {
   switch (c) {
     case 'api-trouble':
-      return 'the API failed';
+      return `the API failed (${how})`;
     case 'out-of-memory':
-      return 'killed by SIGKILL without overnight asking (out of memory?)';
+      return `${how}, perhaps out of memory`;
     case 'interrupted':
-      return 'interrupted (no result)';
+      return `interrupted without a result (${how})`;
     default:
-      return 'agent ended';
+      return `agent ended (${how})`;
   }
 }
 

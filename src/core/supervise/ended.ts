@@ -1,6 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunSpec, SessionRecord } from '../run/types.js';
-import { oneLine } from '../text.js';
+import { money, oneLine } from '../text.js';
 import { backoffWait, waitOutApiTrouble } from './api-trouble.js';
 import { backoffFor, restartDelay } from './backoff.js';
 import { EXPLORE_SHARE, MIN_SYNTHESIS_USD } from './budget.js';
@@ -24,7 +24,6 @@ export const SYNTHESIS_TRIES = 10;
 /** Without a readable reset time, a limit is waited out for this long. */
 export const DEFAULT_LIMIT_WAIT = 3600;
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
 const done = (reason: string): Action => ({ kind: 'finish', sentinel: 'DONE', reason, stopAgent: false });
 const failed = (reason: string): Action => ({ kind: 'finish', sentinel: 'FAILED', reason, stopAgent: false });
 
@@ -98,7 +97,7 @@ export function decideEnded(
   if ((exit === 0 && obs.reportExists) || endClass === 'finished') return done('finished: REPORT.md written');
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
   if (spec.maxCost !== null && agent.costUsd >= spec.maxCost * EXPLORE_SHARE) {
-    const spent = `spend cap: ${usd(agent.costUsd)} of ${usd(spec.maxCost)} spent`;
+    const spent = `spend cap: ${money(agent.costUsd)} of ${money(spec.maxCost)} spent`;
     if (spec.maxCost - agent.costUsd >= MIN_SYNTHESIS_USD) return start('synthesis', spent);
     return failed(`${spent}, nothing left for the report`);
   }
@@ -117,7 +116,7 @@ export function decideEnded(
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
   const quick = !clean || uptime < spec.limits.minUptime;
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
-  const ending = agent.hung ? `stopped as hung (${e.how})` : `${endLabel(endClass)} (${e.how})${said}`;
+  const ending = agent.hung ? `stopped as hung (${e.how})` : `${endLabel(endClass, e.how)}${said}`;
   const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
@@ -137,9 +136,7 @@ function retrySynthesis(e: Ended): Action {
   const budgetLeft = now < deadline;
   const moneyLeft = spec.maxCost === null || agent.costUsd < spec.maxCost;
   if (!budgetLeft || !moneyLeft || tries >= SYNTHESIS_TRIES) {
-    return done(
-      `no report: the synthesis ended without writing REPORT.md (${e.how}); findings/ holds what was found`,
-    );
+    return done(`no report: the synthesis ended without writing REPORT.md (${e.how})`);
   }
   const why = `the synthesis ended without REPORT.md (${e.how})`;
   // Backoff between tries too: the first at once, then backoff, doubling.
@@ -168,10 +165,7 @@ function waitOutLimit(e: Ended, limit: Limit): Action {
   const late = resumeAt.getTime() > budgetEnd;
   if (late && resumeAt.getTime() > lateEnd) {
     const window = formatDuration(spec.limits.lateReport);
-    return done(
-      `no report: ${limit.what}; it lifts only after late_report (${window} after the end time); ` +
-        'findings/ holds what was found',
-    );
+    return done(`no report: ${limit.what}; it lifts only after late_report (${window} after the end time)`);
   }
   if (now < resumeAt)
     return { kind: 'wait', until: resumeAt, resetsAt, reason: limit.what, ...(late ? { late } : {}) };

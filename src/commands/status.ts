@@ -10,10 +10,8 @@ import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
-import { formatBoard } from '../core/status/board.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
-import { wrap } from '../core/status/fit.js';
 import { needOf } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
@@ -105,6 +103,8 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     );
   } else {
     const everything = Boolean(name || opts.all || opts.archived || opts.since || filter.states);
+    // The board and its cell widths load only for the table: status --json needs neither.
+    const { formatBoard } = await import('../core/status/board.js');
     const board = formatBoard(rows, now, {
       width: cells,
       colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
@@ -128,6 +128,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     for (const line of timelineBlock(story.timeline, localTime())) io.stdout(safeLine(line));
   }
   if (warnings.length > 0) {
+    const { wrap } = await import('../core/status/fit.js');
     io.stdout('');
     for (const line of safeText(warnings.join('\n')).split('\n'))
       for (const l of wrap(line, cells)) io.stdout(l);

@@ -1,8 +1,8 @@
-// An operating system error said in words, with its code for a search: "no space left on device
+// An operating system error said in words, with its code for a search: "no space left on the disk
 // (ENOSPC)". Pure: the error is a value.
 
 const WORDS: Record<string, string> = {
-  ENOSPC: 'no space left on device',
+  ENOSPC: 'no space left on the disk',
   EDQUOT: 'disk quota exceeded',
   EROFS: 'read-only file system',
   EACCES: 'permission denied',
@@ -15,7 +15,7 @@ const WORDS: Record<string, string> = {
   ENOMEM: 'out of memory',
 };
 
-/** Node's `ENOSPC: no space left on device, open '…'` becomes `no space left on device (ENOSPC)`. */
+/** Node's `ENOSPC: no space left on device, open '…'` becomes `no space left on the disk (ENOSPC)`. */
 export function describeIoError(err: { code?: unknown; message?: unknown }): string {
   const code = typeof err.code === 'string' ? err.code : null;
   const message = typeof err.message === 'string' ? err.message : String(err);

@@ -16,7 +16,7 @@ describe('describeIoError', () => {
     {
       name: 'ENOSPC with its code',
       err: { code: 'ENOSPC', message: "ENOSPC: no space left on device, open '/r/x'" },
-      want: 'no space left on device (ENOSPC)',
+      want: 'no space left on the disk (ENOSPC)',
     },
     {
       name: 'a code only in a wrapped message',
@@ -44,8 +44,8 @@ describe('passFailure', () => {
   test.each([
     {
       name: 'failing since 02:14 on a full disk → said with its time',
-      raw: { lastError: 'no space left on device (ENOSPC)', failingSince: at('02:14').toISOString() },
-      want: 'passes are failing since 02:14: no space left on device (ENOSPC)',
+      raw: { lastError: 'no space left on the disk (ENOSPC)', failingSince: at('02:14').toISOString() },
+      want: 'passes are failing since 02:14: no space left on the disk (ENOSPC)',
     },
     {
       name: 'an error without a start → since the last pass',
@@ -58,7 +58,7 @@ describe('passFailure', () => {
   });
 
   test.each([
-    { error: 'no space left on device (ENOSPC)', want: /^free space on the disk that holds \/runs/ },
+    { error: 'no space left on the disk (ENOSPC)', want: /^free space on the disk that holds \/runs/ },
     { error: 'disk quota exceeded (EDQUOT)', want: /^free space/ },
     { error: 'run-1: tmux could not start', want: /reconcile\.log/ },
   ])('the fix for "$error"', ({ error, want }) => {
@@ -72,12 +72,12 @@ describe('checkPasses', () => {
       name: 'failing → a problem with the fix',
       heartbeat: {
         at: at('03:00').toISOString(),
-        lastError: 'no space left on device (ENOSPC)',
+        lastError: 'no space left on the disk (ENOSPC)',
         failingSince: at('02:14').toISOString(),
       },
       want: {
         status: 'problem',
-        detail: 'passes are failing since 02:14: no space left on device (ENOSPC)',
+        detail: 'passes are failing since 02:14: no space left on the disk (ENOSPC)',
         fix: expect.stringMatching(/free space/),
       },
     },

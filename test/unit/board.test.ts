@@ -153,6 +153,9 @@ describe('the board', () => {
     const lines = board([long, row({ task: '日本語のタスク'.repeat(10) })], { width: cols });
     for (const line of lines) expect(width(line), line).toBeLessThanOrEqual(cols);
     expect(lines.join('\n')).toContain('…');
+    // What needs the person is wrapped, not cut: its last words (often the fix) are there.
+    expect(lines.join(' ')).toContain('findings/ holds 3 files');
+    expect(lines.filter((l) => l.startsWith('    ')).length).toBeGreaterThan(0);
     expect(lines[1]).toMatch(/^RUN +STATE/);
   });
 

@@ -1,7 +1,7 @@
 import type { LocalTime } from '../local-time.js';
 import { safeLine } from '../text.js';
 import { noPaint, paint, STATE_PAINT, type Painter } from './colour.js';
-import { fitColumns, GAP, pad, truncate, type Column } from './fit.js';
+import { fitColumns, GAP, pad, truncate, wrap, type Column } from './fit.js';
 import { pastEndLine, type Passes } from './live.js';
 import { needOf, orderRows, summarize, summaryLine } from './needs.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
@@ -123,8 +123,12 @@ export function formatBoard<R extends TableRow>(
         c.header === 'STATE' ? p(text, ...STATE_PAINT[r.state]) : text;
       out.push(line((c) => c.cells[i] as string, state));
       for (const sub of subLines(r, now, opts)) {
-        const said = cut(`  └ ${safeLine(sub.text)}`);
-        out.push(sub.urgent ? p(said, 'red') : said);
+        // What needs the person is wrapped, never cut: its end is often the fix.
+        if (!sub.urgent) out.push(cut(`  └ ${safeLine(sub.text)}`));
+        else {
+          const lines = wrap(safeLine(sub.text), opts.width === null ? null : Math.max(20, opts.width - 4));
+          lines.forEach((l, k) => out.push(p(cut(`${k === 0 ? '  └ ' : '    '}${l}`), 'red')));
+        }
       }
     });
   }

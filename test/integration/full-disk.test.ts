@@ -80,9 +80,13 @@ describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mo
       expect(pass.stderr).toMatch(/no space left on the disk/);
 
       const status = await sb.run(['status']);
-      expect(status.stdout).toMatch(/passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/);
+      expect(status.stdout).toMatch(
+        /passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/,
+      );
       const doctor = await sb.run(['doctor']);
-      expect(doctor.stdout).toMatch(/passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/);
+      expect(doctor.stdout).toMatch(
+        /passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/,
+      );
       expect(doctor.stdout).toMatch(/free space on the disk/);
       expect(tempFiles(sb.runs)).toEqual([]);
 

@@ -40,7 +40,7 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
     ...more,
   });
   return [
-    col('RUN', (r) => r.id, { min: 16 }),
+    col('RUN', (r) => r.id, { min: 24 }),
     col('STATE', (r) => (r.problem ? `${r.state}!` : r.state)),
     col('STARTED', (r) => startedText(r.startedAt ?? null, now, clock), { drop: 2 }),
     col('LEFT', (r) => timeLeft(r, now)),

@@ -1,0 +1,118 @@
+import { DURATION_HINT, parseDuration } from './duration.js';
+
+// The kinds of value a setting takes, what each accepts, and the parse of one raw value. Pure.
+
+export const PERMISSION_MODES = [
+  'acceptEdits',
+  'auto',
+  'bypassPermissions',
+  'default',
+  'dontAsk',
+  'plan',
+] as const;
+export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
+/**
+ * A repository run's tools when none were chosen: reading, and git to look and to commit, never to
+ * push. No bare Write or Edit: acceptEdits already lets the agent edit its worktree and the run's
+ * directory, and a bare Write rule would let it write anywhere (the person's checkout included).
+ */
+export const REPO_ALLOWED_TOOLS = [
+  'Read',
+  'Glob',
+  'Grep',
+  'WebSearch',
+  'WebFetch',
+  'Bash(git status:*)',
+  'Bash(git diff:*)',
+  'Bash(git log:*)',
+  'Bash(git show:*)',
+  'Bash(git add:*)',
+  'Bash(git commit:*)',
+];
+
+export type Kind =
+  | 'path'
+  | 'command'
+  | 'model'
+  | 'positive-duration'
+  | 'duration'
+  | 'count'
+  | 'permission-mode'
+  | 'tools'
+  | 'money'
+  | 'size'
+  | 'boolean';
+
+export const ACCEPTS: Record<Kind, string> = {
+  path: 'expected a directory path',
+  command: 'expected a command name or an absolute path',
+  model: 'expected a model name or alias such as opus, sonnet or claude-opus-4-1',
+  'positive-duration': `expected ${DURATION_HINT}, greater than zero`,
+  duration: `expected ${DURATION_HINT}`,
+  count: 'expected a whole number, 0 or more',
+  'permission-mode': `expected one of ${PERMISSION_MODES.join(', ')}`,
+  tools: 'expected a list of tool names, e.g. [Read, Write, "Bash(git log:*)"] or "Read,Write"',
+  money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
+  size: 'expected a size such as 256MB, 1GB or 500KB',
+  boolean: 'expected true or false',
+};
+
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  switch (kind) {
+    case 'path':
+    case 'command': {
+      if (typeof text !== 'string' || text.trim() === '') return { ok: false };
+      const expanded = text.startsWith('~/') ? home + text.slice(1) : text === '~' ? home : text;
+      return { ok: true, value: expanded };
+    }
+    case 'model':
+      return typeof text === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(text)
+        ? { ok: true, value: text }
+        : { ok: false };
+    case 'positive-duration':
+    case 'duration': {
+      const seconds = typeof text === 'string' ? parseDuration(text) : undefined;
+      if (seconds === undefined || (kind === 'positive-duration' && seconds <= 0)) return { ok: false };
+      return { ok: true, value: seconds };
+    }
+    case 'count':
+      return typeof text === 'string' && /^\d+$/.test(text.trim())
+        ? { ok: true, value: Number(text) }
+        : { ok: false };
+    case 'permission-mode':
+      return (PERMISSION_MODES as readonly unknown[]).includes(text)
+        ? { ok: true, value: text }
+        : { ok: false };
+    case 'size': {
+      const m = typeof text === 'string' ? /^(\d+(?:\.\d+)?)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim()) : null;
+      if (!m) return { ok: false };
+      const unit = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[
+        (m[2] ?? 'b')[0]?.toLowerCase() as 'b' | 'k' | 'm' | 'g'
+      ];
+      return { ok: true, value: Math.round(Number(m[1]) * unit) };
+    }
+    case 'money': {
+      const amount =
+        typeof text === 'string' && /^\$?\d+(\.\d+)?$/.test(text.trim())
+          ? Number(text.trim().replace('$', ''))
+          : NaN;
+      return amount > 0 ? { ok: true, value: amount } : { ok: false };
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      const word = typeof text === 'string' ? text.trim().toLowerCase() : '';
+      if (['true', 'yes', 'on', '1'].includes(word)) return { ok: true, value: true };
+      if (['false', 'no', 'off', '0'].includes(word)) return { ok: true, value: false };
+      return { ok: false };
+    }
+    case 'tools': {
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+      if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
+      const tools = (list as string[]).map((t) => t.trim()).filter((t) => t !== '');
+      return tools.length > 0 ? { ok: true, value: tools } : { ok: false };
+    }
+  }
+}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 
 import {
@@ -10,6 +9,7 @@ import {
   type StreamIndex,
 } from '../core/agent/stream-index.js';
 import { feedLine, newStream, type SessionLog } from '../core/agent/stream.js';
+import { hashBytes } from '../core/hash.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { readText, writeFileAtomic } from './files.js';
 import { readAt, readLines, type Line } from './lines.js';
@@ -30,8 +30,8 @@ export interface StreamView {
   size: number;
 }
 
-const hash = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
-const printOf = (fd: number, length: number) => hash(readAt(fd, 0, length));
+// The log's first bytes, to tell a replaced log from a grown one.
+const printOf = (fd: number, length: number) => hashBytes(readAt(fd, 0, length));
 
 function loadIndex(paths: RunPaths, fd: number, dev: number, ino: number, size: number): StreamIndex | null {
   let stored: unknown;
@@ -53,7 +53,7 @@ function freshIndex(dev: number, ino: number): StreamIndex {
     dev,
     ino,
     printLen: 0,
-    print: hash(Buffer.alloc(0)),
+    print: hashBytes(new Uint8Array(0)),
     offset: 0,
     long: null,
     starts: [],

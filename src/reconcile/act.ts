@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import { removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
@@ -115,7 +113,7 @@ async function start(
     // the new session id, and the new session is handed the last words of the old one.
     const archived = archiveTranscript(paths, agentCwd(next, paths), next.sessionId, ctx.io.env);
     const old = next.sessionId;
-    next = { ...next, sessionId: randomUUID() };
+    next = { ...next, sessionId: crypto.randomUUID() };
     await writeSpec(paths, next);
     appendEvent(paths, now, {
       action: 'fresh-session',

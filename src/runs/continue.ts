@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 import { loadSettings } from '../adapters/config-file.js';
@@ -99,7 +98,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
         },
       startedAt: now,
       endsAt,
-      sessionId: randomUUID(),
+      sessionId: crypto.randomUUID(),
       limits,
       continues: from.id,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },

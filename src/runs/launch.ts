@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -112,7 +111,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       model: settings.model,
       startedAt: now,
       endsAt,
-      sessionId: randomUUID(),
+      sessionId: crypto.randomUUID(),
       permissionMode: settings.permissionMode,
       allowedTools,
       limits: limitsOf(settings),

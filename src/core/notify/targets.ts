@@ -1,6 +1,8 @@
 // The `notify:` list of config.yaml, validated: each target is kept or skipped with a message
 // naming it and the fix. Pure.
 
+import { hashText } from '../hash.js';
+
 export const NOTIFY_EVENTS = [
   'done',
   'failed',
@@ -107,24 +109,8 @@ function idOf(t: Bare): string {
       : t.kind === 'command'
         ? [t.kind, t.command, t.args]
         : [t.kind];
-  return hash48(JSON.stringify(canonical));
-}
-
-/**
- * 48 bits of a string hash (cyrb53's mixing): stable across versions and plenty for a handful of
- * targets; not node:crypto, which every command would load at startup for it.
- */
-function hash48(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return ((h2 >>> 0) & 0xffff).toString(16).padStart(4, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  // 48 bits of a string hash, stable across versions: plenty for a handful of targets.
+  return hashText(JSON.stringify(canonical));
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> =>

@@ -49,10 +49,10 @@ async function deadAgentPass(sb, run, cold) {
   mkdirSync(lock);
   try {
     process.kill(run.agentPid, 'SIGKILL');
-    const exit = join(sb.runs, run.id, '.overnight', 'agent-1.exit');
+    const exit = join(sb.runs, '.overnight', run.id, 'agent-1.exit');
     await until('the exit record', 20_000, () => existsSync(exit));
     await until("the wrapper's pass", 20_000, () => sandboxReconciles(sb).length === 0);
-    if (cold) rmSync(join(sb.runs, run.id, '.overnight', 'stream-index.json'), { force: true });
+    if (cold) rmSync(join(sb.runs, '.overnight', run.id, 'stream-index.json'), { force: true });
   } finally {
     rmSync(join(sb.runs, '.pass-requested'), { force: true });
     rmSync(lock, { recursive: true, force: true });
@@ -76,7 +76,7 @@ export async function measureBigLogs({ runs = 4, mb = 150, reps, warmups }, log)
     }
     await waitQuiet(sb);
     let t = Date.now();
-    for (const run of live) growLog(join(sb.runs, run.id, 'output.log'), mb);
+    for (const run of live) growLog(join(sb.runs, '.overnight', run.id, 'output.log'), mb);
     log(
       `big logs: ${runs} live runs with ${mb} MB logs written in ${((Date.now() - t) / 1000).toFixed(1)} s`,
     );
@@ -107,7 +107,7 @@ export async function measureBigLogs({ runs = 4, mb = 150, reps, warmups }, log)
 
 /** status --json with every stream index removed: what the first reader after an upgrade pays. */
 function firstStatusOf(sb, live) {
-  for (const run of live) rmSync(join(sb.runs, run.id, '.overnight', 'stream-index.json'), { force: true });
+  for (const run of live) rmSync(join(sb.runs, '.overnight', run.id, 'stream-index.json'), { force: true });
   const r = timeOnce([process.execPath, CLI, 'status', '--json'], sb.env);
   return r.ms;
 }

@@ -95,7 +95,7 @@ export function tmux(sb, args) {
 /** The agent's pid as the wrapper recorded it in the run's first session, or null before that. */
 export function agentPid(sb, id) {
   try {
-    const [pid] = readFileSync(join(sb.runs, id, '.overnight', 'agent-1.pid'), 'utf8')
+    const [pid] = readFileSync(join(sb.runs, '.overnight', id, 'agent-1.pid'), 'utf8')
       .trim()
       .split(/\s+/);
     return Number(pid);
@@ -194,7 +194,7 @@ function finishedStart(i) {
 }
 
 /**
- * One run launched and stopped by the product (DONE + .overnight/final.json), then copied `count`
+ * One run launched and stopped by the product (DONE + final.json in its records), then copied `count`
  * times under new ids; the id inside run.yaml and final.json (and the paths derived from it) is
  * rewritten to match. The template itself is removed, so exactly `count` finished runs remain.
  */
@@ -203,27 +203,31 @@ export async function makeFinishedRuns(sb, count) {
   overnight(sb, ['stop', template.id]);
   await waitQuiet(sb);
   const src = join(sb.runs, template.id);
-  for (const f of ['DONE', join('.overnight', 'final.json')]) {
-    if (!existsSync(join(src, f))) throw new Error(`the stopped template run has no ${f}`);
+  const srcRec = join(sb.runs, '.overnight', template.id);
+  for (const f of ['DONE', 'final.json']) {
+    if (!existsSync(join(srcRec, f))) throw new Error(`the stopped template run has no ${f}`);
   }
   const ids = [];
   for (let i = 0; i < count; i++) {
     const id = finishedId(i);
     const dst = join(sb.runs, id);
+    const dstRec = join(sb.runs, '.overnight', id);
     cpSync(src, dst, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+    cpSync(srcRec, dstRec, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
     // cpSync keeps files' times, not directories': findings/ must look untouched, as in a real run.
     const findings = statSync(join(src, 'findings'));
     utimesSync(join(dst, 'findings'), findings.atime, findings.mtime);
-    for (const f of ['run.yaml', join('.overnight', 'final.json')]) {
-      const path = join(dst, f);
+    for (const f of ['run.yaml', 'final.json']) {
+      const path = join(dstRec, f);
       writeFileSync(path, readFileSync(path, 'utf8').split(template.id).join(id));
     }
     // Finished 8 hours after it started, as an old run would be.
     const at = new Date(finishedStart(i).getTime() + 8 * 3600 * 1000);
-    utimesSync(join(dst, '.overnight', 'final.json'), at, at);
+    utimesSync(join(dstRec, 'final.json'), at, at);
     ids.push(id);
   }
   rmSync(src, { recursive: true, force: true });
+  rmSync(srcRec, { recursive: true, force: true });
   // The runs root's indexes are rebuilt from the runs by the next pass, as after an upgrade.
   rmSync(join(sb.runs, '.live'), { recursive: true, force: true });
   rmSync(join(sb.runs, '.finished.jsonl'), { force: true });
@@ -260,9 +264,9 @@ export async function cleanup(sb, agentPids, log) {
 /** The current session of a run and its agent's pid as the wrapper recorded them; null before that. */
 export function sessionAgent(runs, id) {
   try {
-    const { n } = JSON.parse(readFileSync(join(runs, id, '.overnight', 'session.json'), 'utf8'));
+    const { n } = JSON.parse(readFileSync(join(runs, '.overnight', id, 'session.json'), 'utf8'));
     const pid = Number(
-      readFileSync(join(runs, id, '.overnight', `agent-${n}.pid`), 'utf8')
+      readFileSync(join(runs, '.overnight', id, `agent-${n}.pid`), 'utf8')
         .trim()
         .split(' ')[0],
     );

@@ -77,16 +77,16 @@ const NOT_CRASHES = new Set(['clean', 'limit', 'auth']);
  */
 export function judgeRun(world, run, killed) {
   const ws = join(world.runs, run.id);
-  const state = join(ws, '.overnight');
-  const done = read(join(ws, 'DONE'));
-  const failed = read(join(ws, 'FAILED'));
+  const state = join(world.runs, '.overnight', run.id);
+  const done = read(join(state, 'DONE'));
+  const failed = read(join(state, 'FAILED'));
   const report = existsSync(join(ws, 'REPORT.md'));
   const canary = read(join(ws, 'findings', run.canary.file));
   const ends = new Map(jsonLines(join(run.logDir, 'ends.jsonl')).map((e) => [e.pid, e.how]));
-  const starts = sessionsByTime(join(ws, 'output.log'));
+  const starts = sessionsByTime(join(state, 'output.log'));
   let wasted = 0;
   const wastedWhy = [];
-  for (const line of (read(join(ws, 'restart.log')) ?? '').split('\n')) {
+  for (const line of (read(join(state, 'restart.log')) ?? '').split('\n')) {
     const [at, mode] = line.split('\t');
     if (mode !== 'resume') continue;
     const n = starts.get(at);

@@ -10,7 +10,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function currentAgent(world, id) {
   try {
-    const state = join(world.runs, id, '.overnight');
+    const state = join(world.runs, '.overnight', id);
     const { n } = JSON.parse(readFileSync(join(state, 'session.json'), 'utf8'));
     const [pid, start] = readFileSync(join(state, `agent-${n}.pid`), 'utf8')
       .trim()

@@ -175,8 +175,10 @@ async function check(run) {
   for (const why of result.wastedWhy) log(`wasted restart in ${run.id}: ${why}`);
   if (!run.stopped && !result.doneWithReport) {
     log(`${run.id}: ${result.sentinel ?? 'unfinished'} without a report: ${result.reason}`);
-    for (const file of ['restart.log', '.overnight/events.jsonl'])
-      log(`  ${file}:\n${(readText(join(ws, file)) ?? '').trimEnd().split('\n').slice(-12).join('\n')}`);
+    for (const file of ['restart.log', 'events.jsonl'])
+      log(
+        `  ${file}:\n${(readText(join(world.runs, '.overnight', run.id, file)) ?? '').trimEnd().split('\n').slice(-12).join('\n')}`,
+      );
     const passes = [...schedulerLog, ...(readText(join(world.runs, 'reconcile.log')) ?? '').split('\n')]
       .flatMap((entry) => entry.split('\n'))
       .filter((l) => l.includes(run.id) || /^\d{4}-.*exit [1-9]/.test(l));

@@ -7,6 +7,7 @@ import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
+import { selfCommand } from './install.js';
 import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
@@ -120,10 +121,10 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const argv = [
     '/bin/sh',
     WRAPPER_PATH,
-    s.paths.workspace,
+    s.paths.state,
     String(session.n),
-    s.spec.paths.node,
-    s.spec.paths.cli,
+    selfCommand().node,
+    selfCommand().cli,
     '--',
     s.spec.paths.claude,
     ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),

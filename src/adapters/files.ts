@@ -33,7 +33,7 @@ export function writeFileAtomic(
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
   let fd: number | null = null;
   try {
-    fd = openSync(tmp, 'w', mode);
+    fd = openExclusive(tmp, mode);
     writeAll(fd, Buffer.from(data, 'utf8'));
     if (opts.durable !== false) fsyncSync(fd);
     closeSync(fd);
@@ -47,6 +47,20 @@ export function writeFileAtomic(
       // never created, or already gone
     }
     throw err;
+  }
+}
+
+/**
+ * Creates the temp file, never opening one that exists: a link planted at its name in a directory
+ * the agent can write (the run's views) is removed, not written through.
+ */
+function openExclusive(tmp: string, mode: number): number {
+  try {
+    return openSync(tmp, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkSync(tmp);
+    return openSync(tmp, 'wx', mode);
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type ContinuedBy,
 } from '../core/run/continuation.js';
 import { isRunId } from '../core/run/naming.js';
-import { rootPaths, type RunPaths } from '../core/run/paths.js';
+import { recordsDir, rootPaths, type RunPaths } from '../core/run/paths.js';
 import {
   formatRestart,
   parseExitRecord,
@@ -98,8 +98,23 @@ export function hasSentinel(paths: RunPaths): boolean {
   return exists(paths.done) || exists(paths.failed);
 }
 
+/**
+ * The record first (what passes decide from), then the view in the run's directory for people. The
+ * agent may replace or delete the view; nothing reads it back.
+ */
 export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string): void {
-  writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, reason.replace(/\n/g, ' ') + '\n');
+  const text = reason.replace(/\n/g, ' ') + '\n';
+  writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, text);
+  writeView(kind === 'DONE' ? paths.doneView : paths.failedView, text);
+}
+
+/** A view is written in place of whatever is there (a link the agent made is replaced, not followed). */
+export function writeView(path: string, text: string): void {
+  try {
+    writeFileAtomic(path, text);
+  } catch {
+    // the run's directory is gone or unwritable: the record stands, the view is for people only
+  }
 }
 
 export function readSession(paths: RunPaths): SessionRecord | null {
@@ -108,10 +123,7 @@ export function readSession(paths: RunPaths): SessionRecord | null {
   try {
     return parseSession(text);
   } catch {
-    throw new RunFileError(
-      '.overnight/session.json',
-      'is corrupt; remove it to have the next pass resume the run',
-    );
+    throw new RunFileError(paths.session, 'is corrupt; remove it to have the next pass resume the run');
   }
 }
 
@@ -210,6 +222,10 @@ export function readContinuedBy(paths: RunPaths): ContinuedBy | null {
 }
 
 /** A run of that id under the runs root, archived or not. */
+/** An id is taken by a run, an archived one, or records left without their run. */
 export function runExists(runsRoot: string, id: string): boolean {
-  return exists(join(runsRoot, id)) || exists(join(rootPaths(runsRoot).archive, id));
+  const archive = rootPaths(runsRoot).archive;
+  return [join(runsRoot, id), recordsDir(runsRoot, id), join(archive, id), recordsDir(archive, id)].some(
+    (p) => exists(p),
+  );
 }

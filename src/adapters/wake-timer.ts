@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { readText, writeFileAtomic } from './files.js';
+import { selfCommand } from './install.js';
 import { isAlive, signalGroup, startTimeOf } from './processes.js';
 
 // A wait must end on time without a resident monitor: a detached `sleep`, then one pass. The
@@ -49,8 +50,8 @@ export async function armWakeTimer(
       '-c',
       'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
       String(seconds),
-      spec.paths.node,
-      spec.paths.cli,
+      selfCommand().node,
+      selfCommand().cli,
     ],
     {
       detached: true,

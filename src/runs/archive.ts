@@ -1,12 +1,12 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { exists, mtime } from '../adapters/files.js';
 import { removeWorktree, uncommitted } from '../adapters/git.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
+import { recordsDir, rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import type { Notifier } from '../notify/queue.js';
 import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
@@ -54,6 +54,11 @@ export async function archiveRun(
   if (exists(to)) throw new OperationalError(`${to} already exists; ${id} was left where it is`);
   // Read before the move: the index says how the run ended.
   const sentinel = readSentinel(from);
+  // Records first, then the directory. A crash between the two (a window of one rename) leaves the
+  // run's directory in the root without records: status shows it as a broken file, never a live run.
+  const records = recordsDir(archive, id);
+  mkdirSync(dirname(records), { recursive: true, mode: 0o700 });
+  if (exists(from.state)) renameSync(from.state, records);
   renameSync(from.workspace, to);
   markRemoved(root, id, sentinel?.kind === 'FAILED' ? 'failed' : 'done', now);
   return to;
@@ -113,7 +118,9 @@ export async function removeRun(dir: string, r: Removal, now: Date): Promise<str
   }
   const doomed = join(dir, `.removing-${r.id}-${process.pid}`);
   const sentinel = readSentinel(paths);
-  renameSync(paths.workspace, doomed);
+  mkdirSync(doomed, { mode: 0o700 });
+  if (exists(paths.state)) renameSync(paths.state, join(doomed, 'records'));
+  renameSync(paths.workspace, join(doomed, 'run'));
   // Out of the runs root's indexes (an archived run is in none: the archive keeps no index).
   markRemoved(dir, r.id, sentinel?.kind === 'FAILED' ? 'failed' : 'done', now);
   rmSync(doomed, { recursive: true, force: true });

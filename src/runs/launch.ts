@@ -1,14 +1,15 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { loadSettings } from '../adapters/config-file.js';
-import { exists } from '../adapters/files.js';
+import { CLI_PATH } from '../adapters/install.js';
 import { waitLock } from '../adapters/lock.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
+import { runExists } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { Io } from '../app/io.js';
 import { permissionModeProblem } from '../core/agent/args.js';
+import { widerGrants } from '../core/agent/grants.js';
 import { parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
@@ -50,7 +51,7 @@ export interface Launch {
   warnings: string[];
 }
 
-export const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
+export { CLI_PATH };
 
 export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   if (req.duration !== undefined && req.until !== undefined)
@@ -86,7 +87,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
   const allowedTools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
-  if (repo) warnings.push(...anywhereTools(allowedTools));
+  warnings.push(...widerGrants(allowedTools, settings.permissionMode));
 
   const root = settings.runsDir;
   usableRunsRoot(root, 'create');
@@ -94,7 +95,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   let spec: RunSpec;
   try {
     // An id taken by an archived run is taken: archiving must never meet a namesake.
-    const taken = (id: string) => exists(join(root, id)) || exists(join(rootPaths(root).archive, id));
+    const taken = (id: string) => runExists(root, id);
     const id = uniqueRunId(runId(now, slugify(req.name ?? req.task)), taken);
     const branch = req.branch ?? `overnight/${id}`;
     if (repo) await checkBranch(repo.top, branch, req.branch !== undefined);
@@ -174,15 +175,4 @@ export function endTime(
   const problem = given && endTimeProblem((at.getTime() - now.getTime()) / 1000, !!req.long, given);
   if (problem) throw new UsageError(problem);
   return at;
-}
-
-/** Bare Write or Edit rules let Claude Code write anywhere, not only in the worktree and run directory. */
-function anywhereTools(tools: readonly string[]): string[] {
-  const bare = tools.filter((t) => t === 'Write' || t === 'Edit' || t === 'MultiEdit');
-  if (bare.length === 0) return [];
-  return [
-    `warning: allowed_tools has ${bare.join(' and ')} without a path: Claude Code then lets the agent ` +
-      'write anywhere, the repository checkout included, not only in its worktree and the run directory ' +
-      '(acceptEdits already allows those); leave them out to keep it there',
-  ];
 }

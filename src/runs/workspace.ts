@@ -54,11 +54,19 @@ export async function createWorkspace(
   const p = runPaths(root, spec.id);
   const work = spec.repo ? (seed.worktree ?? newBranchWork(spec.repo)) : null;
   let worktreeMade = false;
+  let recordsPlaced = false;
+  // The run's directory and its records are built side by side in one temp directory.
+  const tmpWs = join(tmp, 'run');
+  const tmpRec = join(tmp, 'records');
   try {
     mkdirSync(tmp, { mode: 0o700 });
-    const at = (file: string) => join(tmp, file.slice(p.workspace.length + 1));
+    mkdirSync(tmpWs, { mode: 0o700 });
+    mkdirSync(tmpRec, { mode: 0o700 });
+    const at = (file: string) =>
+      file.startsWith(`${p.state}/`)
+        ? join(tmpRec, file.slice(p.state.length + 1))
+        : join(tmpWs, file.slice(p.workspace.length + 1));
     mkdirSync(at(p.findings), { mode: 0o700 });
-    mkdirSync(at(p.state), { mode: 0o700 });
     const repo = spec.repo && { ...spec.repo, runDir: p.workspace };
     writeFileAtomic(at(p.claudeMd), seed.claudeMd ?? renderClaudeMd({ ...spec, repo }));
     writeFileAtomic(at(p.questions), seed.questions ?? QUESTIONS_HEADER);
@@ -75,9 +83,15 @@ export async function createWorkspace(
       worktreeMade = true;
     }
     seed.beforePlace?.();
-    renameSync(tmp, p.workspace);
+    // Records first: a run is there once its directory is, and then its records are too.
+    mkdirSync(dirname(p.state), { recursive: true, mode: 0o700 });
+    renameSync(tmpRec, p.state);
+    recordsPlaced = true;
+    renameSync(tmpWs, p.workspace);
+    rmSync(tmp, { recursive: true, force: true });
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
+    if (recordsPlaced) rmSync(p.state, { recursive: true, force: true });
     rmSync(p.agentEnv, { force: true });
     if (work && worktreeMade) await work.undo();
     const e = err as NodeJS.ErrnoException;

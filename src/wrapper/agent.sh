@@ -2,7 +2,9 @@
 # overnight's agent wrapper. It lives all night in the run's tmux session, so it is sh, not node.
 # It records the agent's pid and start time, feeds the prompt file on stdin, records the exit
 # status, then asks for a reconcile pass so that a crash is handled in seconds.
-# usage: agent.sh WORKSPACE SESSION NODE CLI -- AGENT [ARG...]
+# usage: agent.sh RECORDS SESSION NODE CLI -- AGENT [ARG...]
+# RECORDS is the run's records directory (<runs root>/.overnight/<run id>), which the agent cannot
+# write; NODE and CLI come from the pass that starts it, never from a file.
 set -u
 umask 077
 
@@ -32,7 +34,7 @@ atomic() {
   return 1
 }
 
-# The agent's own process, started by the wrapper below as `agent.sh --exec-agent PIDFILE WS AGENT...`:
+# The agent's own process, started by the wrapper below as `agent.sh --exec-agent PIDFILE RECORDS AGENT...`:
 # it records its pid before it becomes the agent (exec keeps the pid and its start time), so no
 # agent ever runs unrecorded, whatever happens to the wrapper; and it becomes the agent only if the
 # run has not finished meanwhile. `overnight stop` writes DONE, then reads this record: either it
@@ -40,7 +42,7 @@ atomic() {
 # The record is linked into place, which fails if one exists: a second wrapper started for the
 # same session (the first thought lost) never starts a second agent. No record, no agent.
 if [ "${1:-}" = "--exec-agent" ]; then
-  pidfile=$2 run=$3
+  pidfile=$2 records=$3
   shift 3
   tmp="$pidfile.tmp.$$"
   if ! { printf '%s\n' "$$ $(start_time "$$")" > "$tmp" && { sync "$tmp" 2> /dev/null || sync; }; }; then
@@ -52,29 +54,30 @@ if [ "${1:-}" = "--exec-agent" ]; then
     exit 0
   fi
   rm -f "$tmp"
-  if [ -e "$run/DONE" ] || [ -e "$run/FAILED" ]; then
+  if [ -e "$records/DONE" ] || [ -e "$records/FAILED" ]; then
     exit 0
   fi
   exec "$@"
 fi
 
-ws=$1 n=$2 node=$3 cli=$4
+state=$1 n=$2 node=$3 cli=$4
 shift 4
 [ "${1:-}" = "--" ] && shift
-state="$ws/.overnight"
-root=$(dirname "$ws")
+id=$(basename "$state")
+root=$(dirname "$(dirname "$state")")
+log="$state/output.log"
 
 # The environment captured at launch: `export NAME='value'` lines that overnight wrote, each value
 # single-quoted (never evaluated). The agent gets exactly these variables: it starts from an empty
 # environment, so nothing of tmux's, cron's or launchd's reaches it. The file lives outside the
-# workspace, which the agent itself can read, and nothing but a file in this format is sourced.
-envfile="$root/.agent-env/$(basename "$ws").env"
+# run's directory and the worktree, which the agent itself can read, and nothing but a file in this format is sourced.
+envfile="$root/.agent-env/$id.env"
 header='# overnight: the environment captured at launch (sh, sourced by the wrapper)'
 first=
 [ -r "$envfile" ] && IFS= read -r first < "$envfile"
 if [ "$first" != "$header" ]; then
   printf 'overnight: %s is missing or not written by overnight; the agent was not started\n' \
-    "$envfile" >> "$ws/output.log"
+    "$envfile" >> "$log"
   set -- /bin/sh -c 'exit 127'
   envfile=/dev/null
 fi
@@ -88,14 +91,13 @@ set -m
 {
   # shellcheck disable=SC2016 # expanded by the inner sh, as intended
   env -i /bin/sh -c '. "$1" && shift && exec "$@"' overnight-agent "$envfile" \
-    /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$ws" "$@" < "$state/prompt.md" >> "$ws/output.log" 2>&1 &
+    /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$state" "$@" < "$state/prompt.md" >> "$log" 2>&1 &
   pid=$!
   # Ctrl-C by someone watching the pane must not end the wrapper and orphan the agent, and tmux
   # closing the pane (its server gone, or `stop` removing the session) must not keep the agent's
   # end from being recorded. Set only now: the agent starts with SIGINT and SIGHUP at their
   # defaults; SIGINT is how `overnight stop` asks it to end.
   trap '' INT HUP
-  id=$(basename "$ws")
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
   printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
   printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"

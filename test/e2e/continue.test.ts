@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { makeRepo } from '../helpers/git.js';
-import { waitFor, type Sandbox } from '../helpers/harness.js';
+import { records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { test } from '../helpers/sandbox.js';
 import {
   lastUserText,
@@ -75,7 +75,9 @@ async function secondNight(sb: Sandbox, api: MockApi, night: { workspace: string
   night.workspace = next.workspace;
   await waitFor(() => existsSync(join(next.workspace, 'DONE')), { timeout: 40_000, what: 'night two DONE' });
   await sb.quiesce();
-  const sessionId = /^session_id: (\S+)$/m.exec(readFileSync(join(next.workspace, 'run.yaml'), 'utf8'))?.[1];
+  const sessionId = /^session_id: (\S+)$/m.exec(
+    readFileSync(join(records(next.workspace), 'run.yaml'), 'utf8'),
+  )?.[1];
   const first = api.mainRequests()[before] as RecordedRequest;
   return { next, sessionId, first };
 }

@@ -48,7 +48,7 @@ const launch = async (o: Night['overnight'], auth: 'api-key' | 'oauth', extra: R
     id: string;
     workspace: string;
   };
-const restarts = (sb: Sandbox, id: string) => parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+const restarts = (sb: Sandbox, id: string) => parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
 const row = async (o: Night['overnight']) =>
   (JSON.parse(await o('api-key', {}, 'status', '--json')) as Record<string, unknown>[])[0] as {
     state: string;
@@ -124,7 +124,7 @@ describe('the real CLI: API trouble and paid extra usage through overnight', () 
     const launched = await launch(overnight, 'oauth', { OVERNIGHT_LIMIT_MARGIN: '1s' });
     workspace = launched.workspace;
     const { id } = launched;
-    await waitFor(() => sb.read(sb.ws(id, 'output.log'))?.includes('"isUsingOverage":true'), {
+    await waitFor(() => sb.read(sb.state(id, 'output.log'))?.includes('"isUsingOverage":true'), {
       timeout: 30_000,
       what: 'the CLI reporting paid extra usage',
     });

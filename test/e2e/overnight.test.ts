@@ -4,7 +4,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
-import { alive, BIN, waitFor } from '../helpers/harness.js';
+import { alive, BIN, records, waitFor } from '../helpers/harness.js';
 import { test } from '../helpers/sandbox.js';
 import {
   lastUserText,
@@ -98,7 +98,9 @@ describe('overnight with the real claude binary', () => {
     ) as { id: string; workspace: string; endsAt: string };
     const { id } = launched;
     workspace = launched.workspace;
-    const sessionId = /^session_id: (\S+)$/m.exec(readFileSync(join(workspace, 'run.yaml'), 'utf8'))?.[1];
+    const sessionId = /^session_id: (\S+)$/m.exec(
+      readFileSync(join(records(workspace), 'run.yaml'), 'utf8'),
+    )?.[1];
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
     // 1. The first turn's Write really ran; the agent now waits on its second request.
@@ -147,7 +149,7 @@ describe('overnight with the real claude binary', () => {
       sessionId,
     ]);
     expect(main()[2]?.body?.model).toBe(main()[0]?.body?.model); // the model was pinned
-    expect(sb.read(join(workspace, 'restart.log'))).toMatch(/\tresume\texit=137\t/);
+    expect(sb.read(join(records(workspace), 'restart.log'))).toMatch(/\tresume\texit=137\t/);
     await waitFor(() => existsSync(sb.state(id, 'agent-2.pid')), { what: 'agent-2.pid' });
 
     // 4. After the end time a pass interrupts the agent and starts the synthesis, which writes the report.

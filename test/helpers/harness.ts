@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -129,7 +129,8 @@ export function makeSandbox() {
   };
 
   const ws = (id: string, ...rest: string[]) => join(runs, id, ...rest);
-  const state = (id: string, file: string) => join(runs, id, '.overnight', file);
+  /** A file of the run's records (outside its directory, where the agent cannot write). */
+  const state = (id: string, file: string) => join(runs, '.overnight', id, file);
   const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 
   /** Processes of this sandbox: every one of them carries its OVERNIGHT_HOME in its environment. */
@@ -262,4 +263,9 @@ export function snapshot(root: string): Record<string, string> {
     out[path.slice(root.length + 1)] = readFileSync(path, 'utf8');
   }
   return out;
+}
+
+/** overnight's records of the run whose directory is `workspace`: `<root>/.overnight/<run id>`. */
+export function records(workspace: string): string {
+  return join(dirname(workspace), '.overnight', basename(workspace));
 }

@@ -6,7 +6,7 @@ import { it } from '../helpers/sandbox.js';
 
 // No reconcile is called by hand here: the wrapper's own pass and the backoff timer drive the run.
 describe('backoff and continuation', () => {
-  const restarts = (sb: Sandbox, id: string) => parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+  const restarts = (sb: Sandbox, id: string) => parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
 
   it('a crash loop waits backoff, doubling, between restarts, then the breaker trips', async ({ sb }) => {
     sb.setBehaviour({ exit: 1 });
@@ -41,7 +41,7 @@ describe('backoff and continuation', () => {
     );
     const seen = JSON.stringify({
       row,
-      log: sb.read(sb.ws(id, 'restart.log')),
+      log: sb.read(sb.state(id, 'restart.log')),
       events: sb.read(sb.ws(id, '.overnight/events.jsonl')),
     });
     expect(row.state, seen).toBe('waiting');
@@ -80,6 +80,6 @@ describe('backoff and continuation', () => {
       what: 'the second agent within 5 s',
     });
     expect(second.argv).toContain('--resume');
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\t/);
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(/\tresume\t/);
   });
 });

@@ -16,7 +16,7 @@ describe('a 1 GB log', () => {
     sb.setBehaviour([{ work: 60 }, { work: 60 }, { report: true }]);
     const { id, endsAt } = await sb.launch('Grow a huge log', ['--duration', '12s']);
     const first = await sb.agentPid(id);
-    const log = sb.ws(id, 'output.log');
+    const log = sb.state(id, 'output.log');
     truncateSync(log, statSync(log).size + GB);
     process.kill(first, 'SIGKILL');
 

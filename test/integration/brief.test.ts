@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 
-import { alive, allCmdlines, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, allCmdlines, records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // The task from a file or standard input, a megabyte of it; and the guards against typos.
@@ -26,7 +26,9 @@ async function checkBrief(sb: Sandbox, id: string, workspace: string, task: stri
   const pid = await sb.agentPid(id);
   const claudeMd = readFileSync(join(workspace, 'CLAUDE.md'));
   expect(claudeMd.includes(Buffer.from(task))).toBe(true);
-  expect((parse(readFileSync(join(workspace, 'run.yaml'), 'utf8')) as { task: string }).task).toBe(task);
+  expect((parse(readFileSync(join(records(workspace), 'run.yaml'), 'utf8')) as { task: string }).task).toBe(
+    task,
+  );
   const call = await waitFor(() => sb.calls().find((c) => c.pid === pid));
   expect(call.stdin).toMatch(
     /The task is long \(about 10\d\d KB\), so it is not repeated here: read it in CLAUDE\.md/,
@@ -163,7 +165,7 @@ describe('typo guards', () => {
       "warning: the task holds --duration, which is launch's own: everything after `--` is the task.",
     );
     const { workspace, endsAt } = JSON.parse(r.stdout) as { workspace: string; endsAt: string };
-    expect((parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { task: string }).task).toBe(
+    expect((parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { task: string }).task).toBe(
       '-x --duration 2m',
     );
     expect(new Date(endsAt).getTime()).toBeGreaterThan(Date.now() + 7 * 3600_000);

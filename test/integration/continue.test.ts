@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 
 import { checkoutState, git, makeRepo } from '../helpers/git.js';
-import { snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { records, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // `overnight continue` with the fake agent: the next night starts from the first one's findings,
@@ -50,7 +50,7 @@ async function continued(sb: Sandbox, args: string[]) {
 const rows = async (sb: Sandbox, ...args: string[]) =>
   JSON.parse((await sb.run(['status', '--json', ...args])).stdout) as Row[];
 const sessionIdOf = (sb: Sandbox, workspace: string) =>
-  (parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { session_id: string }).session_id;
+  (parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { session_id: string }).session_id;
 const flagValue = (c: Call, flag: string) => c.argv[c.argv.indexOf(flag) + 1];
 /** The workspace's files but the two the link writes. */
 const unlinked = (files: Record<string, string>) =>
@@ -179,7 +179,7 @@ describe('continue', () => {
     expect(fresh?.stdin).toContain('in a fresh session; the earlier conversation could not be resumed');
     expect(fresh?.stdin).toContain(`This run continues the earlier run ${next.id}.`);
     expect(fresh?.stdin).toContain(`Answer: ${ANSWER}`);
-    expect(sb.read(join(third.workspace, 'restart.log'))).toMatch(
+    expect(sb.read(join(records(third.workspace), 'restart.log'))).toMatch(
       /starting a fresh session: the transcript is missing/,
     );
   });

@@ -27,14 +27,14 @@ interface Night {
 async function night(sb: Sandbox): Promise<Night> {
   sb.setBehaviour({ exit: 1, questions: Q.failing });
   const failing = await sb.launch('Migrate the billing queue', ['--name', 'failing', '--max-restarts', '1']);
-  await waitFor(() => sb.read(sb.ws(failing.id, '.overnight', 'final.json')), {
+  await waitFor(() => sb.read(sb.state(failing.id, 'final.json')), {
     what: 'the failed run summed up',
   });
   await sb.quiesce();
 
   sb.setBehaviour({ report: true, finding: 'yjs.md', questions: Q.done });
   const done = await sb.launch('Survey CRDT libraries', ['--name', 'done']);
-  await waitFor(() => sb.read(sb.ws(done.id, '.overnight', 'final.json')), {
+  await waitFor(() => sb.read(sb.state(done.id, 'final.json')), {
     what: 'the finished run summed up',
   });
   await sb.quiesce();
@@ -173,13 +173,13 @@ describe('digest', () => {
   }) => {
     sb.setBehaviour({ report: true });
     const old = await sb.launch('An old night', ['--name', 'old']);
-    await waitFor(() => sb.read(sb.ws(old.id, '.overnight', 'final.json')), {
+    await waitFor(() => sb.read(sb.state(old.id, 'final.json')), {
       what: 'the old run summed up',
     });
     await sb.quiesce();
     const threeDaysAgo = new Date(Date.now() - 3 * 86400_000);
-    for (const f of ['.overnight/events.jsonl', 'output.log', 'DONE', '.overnight/session.json'])
-      utimesSync(sb.ws(old.id, f), threeDaysAgo, threeDaysAgo);
+    for (const f of ['events.jsonl', 'output.log', 'DONE', 'session.json'])
+      utimesSync(sb.state(old.id, f), threeDaysAgo, threeDaysAgo);
 
     const recent = await sb.run(['digest', '--since', '24h']);
     expect(recent.stdout).toContain('No run ended or changed in the last 24h.');

@@ -62,7 +62,7 @@ describe('the agent environment', () => {
     process.kill(first, 'SIGKILL');
     const second = await sb.agentPid(id, 2);
     expect(agentEnv(sb.calls().find((c) => c.pid === second))).toEqual(want);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\texit=137\t/);
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(/\tresume\texit=137\t/);
     expect(existsNowhere('/nonexistent/pwned')).toBe(true);
 
     // The captured file: 0600, outside the workspace, gone once the run is.

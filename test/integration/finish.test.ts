@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 
 import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 const events = (sb: Sandbox, id: string) =>
@@ -39,7 +39,9 @@ describe('finish', () => {
     expect(sb.calls()[1]?.stdin).toBe(SYNTHESIS_PROMPT);
 
     // Recorded: run.yaml's end time is when finish ran, and the events log says who moved it.
-    const ends = new Date((parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { ends_at: string }).ends_at);
+    const ends = new Date(
+      (parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { ends_at: string }).ends_at,
+    );
     expect(ends.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(ends.getTime()).toBeLessThanOrEqual(Date.now());
     expect(events(sb, id).find((e) => e.action === 'finish')).toMatchObject({
@@ -66,6 +68,6 @@ describe('finish', () => {
     expect(r.stdout).toContain(`${id}: its pause is lifted`);
     expect(r.stdout).toMatch(/started the synthesis/);
     await waitFor(() => sb.read(join(workspace, 'DONE')), { what: 'DONE' });
-    expect(existsSync(join(workspace, 'PAUSE'))).toBe(false);
+    expect(existsSync(join(records(workspace), 'PAUSE'))).toBe(false);
   });
 });

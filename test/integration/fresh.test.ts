@@ -36,8 +36,10 @@ describe('a fresh session when resuming cannot work', () => {
     expect(arg(second, '--session-id')).not.toBe(arg(first, '--session-id'));
     expect(second.stdin).toMatch(/^You are continuing an unattended overnight run in a fresh session/);
     expect(second.stdin).toContain('Survey CRDT libraries');
-    expect(sb.read(sb.ws(id, 'run.yaml'))).toContain(`session_id: ${arg(second, '--session-id')}`);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/starting a fresh session: the transcript is missing/);
+    expect(sb.read(sb.state(id, 'run.yaml'))).toContain(`session_id: ${arg(second, '--session-id')}`);
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(
+      /starting a fresh session: the transcript is missing/,
+    );
   });
 
   it('a transcript over max_transcript is archived (moved, not deleted) and the run goes on afresh', async ({
@@ -50,7 +52,7 @@ describe('a fresh session when resuming cannot work', () => {
     process.kill(pid, 'SIGKILL');
     const second = await waitFor(() => sb.calls()[1], { timeout: 10_000, what: 'the fresh session' });
     expect(arg(second, '--session-id')).toBeTruthy();
-    const archived = sb.ws(id, '.overnight', 'transcripts', `${uuid}.jsonl`);
+    const archived = join(sb.state(id, 'transcripts'), `${uuid}.jsonl`);
     expect(existsSync(archived)).toBe(true);
     expect(sb.read(archived)).toContain('You are running unattended');
     expect(transcripts(sb).some((t) => t.endsWith(`${uuid}.jsonl`))).toBe(false);

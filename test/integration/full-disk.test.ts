@@ -65,10 +65,10 @@ describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mo
       writeFileSync(sb.ws(id, 'findings', 'canary.md'), 'the canary\n');
       // A heartbeat exists before the disk fills, as it does on any machine with a schedule.
       expect((await sb.run(['reconcile'])).exitCode).toBe(0);
-      await waitFor(() => (sb.read(sb.ws(id, 'output.log')) ?? '').endsWith('"type":"te'), {
+      await waitFor(() => (sb.read(sb.state(id, 'output.log')) ?? '').endsWith('"type":"te'), {
         what: 'the torn line',
       });
-      const before = readFileSync(sb.ws(id, 'output.log'), 'utf8');
+      const before = readFileSync(sb.state(id, 'output.log'), 'utf8');
 
       const filler = fillDisk(sb.runs);
       expect(() => writeFileAtomic(join(sb.runs, 'probe.json'), 'x'.repeat(8192))).toThrow(/ENOSPC/);
@@ -94,7 +94,7 @@ describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mo
       const again = await sb.run(['reconcile']);
       expect(again.exitCode, again.stderr).toBe(0);
       await sb.agentPid(id, 2);
-      const after = readFileSync(sb.ws(id, 'output.log'), 'utf8');
+      const after = readFileSync(sb.state(id, 'output.log'), 'utf8');
       expect(after.startsWith(before)).toBe(true);
       // The cut-off line keeps its place; the next session's marker starts a line of its own.
       expect(after.slice(before.length)).toMatch(/^\n\{"type":"overnight_session","session":2,/);

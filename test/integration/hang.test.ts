@@ -29,7 +29,7 @@ describe('hangs', () => {
     // Passes as cron would run them, until the watchdog has acted.
     await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
-    const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+    const log = parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
     expect(log.map((r) => [r.mode, r.reason])).toEqual([
       ['resume', expect.stringMatching(/^stopped as hung/)],
     ]);
@@ -75,6 +75,8 @@ describe('stopping an agent that will not stop', () => {
     expect(alive(pid)).toBe(false);
     expect(alive(child)).toBe(false);
     expect(sb.read(sb.ws(id, '.overnight/events.jsonl'))).toMatch(/"signal":"SIGKILL"/);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/stopped as hung \(killed by SIGKILL \(exit 137\)\)/);
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(
+      /stopped as hung \(killed by SIGKILL \(exit 137\)\)/,
+    );
   });
 });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { initialPrompt } from '../../src/core/agent/briefing.js';
-import { alive, allCmdlines, FAKE_CLAUDE, makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
+import {
+  alive,
+  allCmdlines,
+  FAKE_CLAUDE,
+  makeSandbox,
+  records,
+  waitFor,
+  type Sandbox,
+} from '../helpers/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -34,27 +42,35 @@ describe('launch', () => {
     await waitFor(() => existsSync(sb.state(id, 'final.json')), { what: 'final.json' });
 
     const seen = modes(workspace);
+    for (const file of ['CLAUDE.md', 'questions.md', 'REPORT.md', 'DONE'])
+      expect(seen.get(file), file).toBe(0o600);
+    for (const d of ['.', 'findings']) expect(seen.get(d), d).toBe(0o700);
+    // overnight's own records live beside the run's directory, not in it.
+    for (const file of ['run.yaml', 'restart.log', 'output.log', '.overnight'])
+      expect(seen.has(file), file).toBe(false);
+    const kept = modes(records(workspace));
     const expected = [
-      'CLAUDE.md',
-      'questions.md',
       'run.yaml',
       'restart.log',
       'output.log',
-      'REPORT.md',
       'DONE',
-      '.overnight/session.json',
-      '.overnight/prompt.md',
-      '.overnight/agent-1.pid',
-      '.overnight/agent-1.exit',
-      '.overnight/events.jsonl',
-      '.overnight/final.json',
+      'session.json',
+      'prompt.md',
+      'agent-1.pid',
+      'agent-1.exit',
+      'events.jsonl',
+      'final.json',
     ];
-    for (const file of expected) expect(seen.get(file), file).toBe(0o600);
-    for (const d of ['.', 'findings', '.overnight']) expect(seen.get(d), d).toBe(0o700);
-    for (const [path, mode] of seen) {
-      const isDir = statSync(join(workspace, path)).isDirectory();
-      expect({ path, mode: mode.toString(8) }).toEqual({ path, mode: isDir ? '700' : '600' });
-    }
+    for (const file of expected) expect(kept.get(file), file).toBe(0o600);
+    expect(kept.get('.')).toBe(0o700);
+    for (const [dir, all] of [
+      [workspace, seen],
+      [records(workspace), kept],
+    ] as const)
+      for (const [path, mode] of all) {
+        const isDir = statSync(join(dir, path)).isDirectory();
+        expect({ path, mode: mode.toString(8) }).toEqual({ path, mode: isDir ? '700' : '600' });
+      }
     // The runs root and what the passes write there are private too.
     await sb.quiesce();
     expect(statSync(sb.runs).mode & 0o777).toBe(0o700);
@@ -116,7 +132,7 @@ describe('launch', () => {
     expect(ends).toBeLessThanOrEqual(Date.now() + 2 * 3600_000 + 1000);
     expect(await sb.hasSession(out.id as string)).toBe(true);
 
-    const doc = parse(sb.read(join(out.workspace as string, 'run.yaml')) ?? '') as {
+    const doc = parse(sb.read(join(records(out.workspace as string), 'run.yaml')) ?? '') as {
       id: string;
       session_id: string;
       paths: Record<string, string>;
@@ -144,7 +160,7 @@ describe('launch', () => {
     expect(call.stdin).toBe(initialPrompt(task));
     expect(call.stdin).toContain(task);
     expect(sb.read(join(workspace, 'CLAUDE.md'))).toContain(`\n${task}\n`);
-    expect((parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { task: string }).task).toBe(task);
+    expect((parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { task: string }).task).toBe(task);
     expect(call.argv.join('\n')).not.toContain(marker);
 
     // While the agent runs, no process anywhere has any part of the task in its argv.
@@ -165,8 +181,8 @@ describe('launch', () => {
     const second = await sb.launch('Twin two', ['--name', 'twin']);
     expect(first.id).toMatch(/-twin$/);
     expect(second.id).toBe(`${first.id}-2`);
-    expect(sb.read(join(second.workspace, 'run.yaml'))).toContain('Twin two');
-    expect(sb.read(join(first.workspace, 'run.yaml'))).toContain('Twin one');
+    expect(sb.read(join(records(second.workspace), 'run.yaml'))).toContain('Twin two');
+    expect(sb.read(join(records(first.workspace), 'run.yaml'))).toContain('Twin one');
     expect(await sb.hasSession(second.id)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { alive, records, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
@@ -35,7 +35,9 @@ describe('lifecycle', () => {
     expect(existsSync(join(workspace, 'REPORT.md'))).toBe(true);
     expect(done).toMatch(/REPORT\.md/);
     expect(existsSync(join(workspace, 'FAILED'))).toBe(false);
-    const lines = (sb.read(join(workspace, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
+    const lines = (sb.read(join(records(workspace), 'restart.log')) ?? '')
+      .split('\n')
+      .filter((l) => l !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/\tsynthesis\t/);
 
@@ -147,7 +149,7 @@ describe('lifecycle', () => {
     sb.setBehaviour({ work: 60 });
     const { id } = await sb.launch('Remember my server', ['--duration', '1h']);
     await sb.agentPid(id);
-    expect(sb.read(sb.ws(id, 'run.yaml'))).toContain(`tmux_socket: ${sb.env.TMUX_TMPDIR}/tmux-`);
+    expect(sb.read(sb.state(id, 'run.yaml'))).toContain(`tmux_socket: ${sb.env.TMUX_TMPDIR}/tmux-`);
     const stopped = await sb.run(['stop', id], { env: { TMUX_TMPDIR: undefined } });
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(await sb.hasSession(id)).toBe(false);

@@ -31,7 +31,7 @@ describe('usage limits', () => {
       what: 'the session after the limit',
     });
     expect(second.at - launchedAt).toBeGreaterThanOrEqual(4_000);
-    const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+    const log = parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
     expect(log.map((r) => [r.mode, r.reason])).toEqual([
       ['continue', 'usage limit lifted (five_hour limit)'],
     ]);
@@ -49,7 +49,7 @@ describe('usage limits', () => {
     ]);
     const { id } = await sb.launch('Quote a limit', ['--duration', '1h']);
     await waitFor(() => sb.calls()[1], { timeout: 10_000, what: 'the resumed session' });
-    const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+    const log = parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
     expect(log.map((r) => r.mode)).toEqual(['resume']);
   });
 });

@@ -20,10 +20,11 @@ const toolResult = (bytes: number) =>
     message: { content: [{ type: 'tool_result', content: 'r'.repeat(bytes) }] },
   });
 
-/** A run directory holding only output.log: `logs` needs nothing else. */
+/** A run directory and records holding only output.log: `logs` needs nothing else. */
 function writeLog(sb: Sandbox, lines: string[]): string {
-  mkdirSync(join(sb.runs, ID, '.overnight'), { recursive: true });
-  const log = join(sb.runs, ID, 'output.log');
+  mkdirSync(join(sb.runs, ID), { recursive: true });
+  mkdirSync(join(sb.runs, '.overnight', ID), { recursive: true });
+  const log = sb.state(ID, 'output.log');
   writeFileSync(log, lines.join('\n') + '\n');
   return log;
 }

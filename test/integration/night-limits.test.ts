@@ -19,7 +19,7 @@ interface Row {
 const status = async (sb: Sandbox): Promise<Row> =>
   (JSON.parse((await sb.run(['status', '--json'])).stdout) as Row[])[0] as Row;
 const modes = (sb: Sandbox, id: string) =>
-  parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '').map((r) => r.mode);
+  parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '').map((r) => r.mode);
 const arg = (c: Call | undefined, flag: string) =>
   c && c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined;
 
@@ -35,7 +35,7 @@ describe('transient API trouble', () => {
     });
     await waitFor(() => sb.calls()[6], { timeout: 30_000, what: 'the session after six 429s' });
     expect(modes(sb, id)).toEqual(Array(6).fill('retry'));
-    const log = parseRestartLog(sb.read(sb.ws(id, 'restart.log')) ?? '');
+    const log = parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '');
     expect(log[0]?.reason).toMatch(
       /^the API failed \(429 rate_limit_error, exit 1\): .*; not counted as a restart$/,
     );
@@ -70,7 +70,7 @@ describe('paid extra usage', () => {
       OVERNIGHT_LIMIT_MARGIN: '1s',
     });
     const pid = await sb.agentPid(id);
-    await waitFor(() => sb.read(sb.ws(id, 'output.log'))?.includes('"isUsingOverage":true'), {
+    await waitFor(() => sb.read(sb.state(id, 'output.log'))?.includes('"isUsingOverage":true'), {
       what: 'the overage event',
     });
     // The pass a schedule would run.
@@ -101,8 +101,8 @@ describe('paid extra usage', () => {
     });
     const { id } = await sb.launch('Spend what it takes', ['--duration', '1h', '--allow-overage']);
     const pid = await sb.agentPid(id);
-    expect(sb.read(sb.ws(id, 'run.yaml'))).toMatch(/^allow_overage: true$/m);
-    await waitFor(() => sb.read(sb.ws(id, 'output.log'))?.includes('"isUsingOverage":true'), {
+    expect(sb.read(sb.state(id, 'run.yaml'))).toMatch(/^allow_overage: true$/m);
+    await waitFor(() => sb.read(sb.state(id, 'output.log'))?.includes('"isUsingOverage":true'), {
       what: 'the overage event',
     });
     const pass = await sb.run(['reconcile']);
@@ -155,7 +155,7 @@ describe('fallback model', () => {
     ]);
     await sb.agentPid(id, 2);
     expect(sb.calls().map((c) => arg(c, '--fallback-model'))).toEqual(['haiku', 'haiku']);
-    expect(sb.read(sb.ws(id, 'run.yaml'))).toMatch(/^fallback_model: haiku$/m);
+    expect(sb.read(sb.state(id, 'run.yaml'))).toMatch(/^fallback_model: haiku$/m);
     const same = await sb.run(['launch', '--model', 'opus', '--fallback-model', 'opus', 'x']);
     expect(same.exitCode).toBe(2);
     expect(same.stderr).toMatch(/the fallback model "opus" is the run's model too/);

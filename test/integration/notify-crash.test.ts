@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 
-import { alive, BIN, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, BIN, records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 import { startWebhook, type Webhook } from '../helpers/webhook.js';
 
@@ -46,11 +46,11 @@ async function finishedUnrecorded(sb: Sandbox): Promise<{ id: string; workspace:
   sb.setBehaviour({ work: 1, report: true });
   const { id, workspace } = await sb.launch('Finish while nobody records it');
   await sb.agentPid(id);
-  writeFileSync(join(workspace, 'PAUSE'), '');
+  writeFileSync(join(records(workspace), 'PAUSE'), '');
   await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'exit record' });
   await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
   await sb.quiesce();
-  rmSync(join(workspace, 'PAUSE'));
+  rmSync(join(records(workspace), 'PAUSE'));
   expect(sb.read(join(workspace, 'DONE'))).toBeNull();
   return { id, workspace };
 }
@@ -253,7 +253,7 @@ describe('notifications when passes and senders die', () => {
   }) => {
     writeConfig(sb, `notify:\n  - webhook: ${hook.url('/finish')}\n`);
     const { id, workspace } = await finishedUnrecorded(sb);
-    writeFileSync(join(workspace, 'PAUSE'), ''); // finish lifts a pause: the report is what was asked for
+    writeFileSync(join(records(workspace), 'PAUSE'), ''); // finish lifts a pause: the report is what was asked for
     const r = await sb.run(['finish', id]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sb.read(join(workspace, 'DONE'))).toMatch(/REPORT\.md/);

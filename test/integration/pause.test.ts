@@ -12,7 +12,7 @@ describe('pause and resume', () => {
     const pid = await sb.agentPid(id);
     const paused = await sb.run(['pause', id.slice(0, 18)]);
     expect(paused.exitCode, paused.stderr).toBe(0);
-    expect(existsSync(sb.ws(id, 'PAUSE'))).toBe(true);
+    expect(existsSync(sb.state(id, 'PAUSE'))).toBe(true);
 
     process.kill(pid, 'SIGKILL');
     await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });

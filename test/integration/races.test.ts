@@ -10,7 +10,7 @@ import { it } from '../helpers/sandbox.js';
 // a retry due while the run is paused, and wake timers outliving their run.
 
 const restartLines = (sb: Sandbox, id: string) =>
-  (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
+  (sb.read(sb.state(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
 const events = (sb: Sandbox, id: string) =>
   (sb.read(sb.state(id, 'events.jsonl')) ?? '')
     .split('\n')

@@ -11,7 +11,7 @@ const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.in
 
 describe('recovery', () => {
   const restartLines = (sb: Sandbox, id: string) =>
-    (sb.read(sb.ws(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
+    (sb.read(sb.state(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
   const lockDir = (sb: Sandbox) => join(sb.runs, '.reconcile.lock');
 
   it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async ({

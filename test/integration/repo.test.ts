@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 
 import { checkoutState, git, makeRepo, PROJECT_RULES } from '../helpers/git.js';
-import { waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { records, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // Repository runs with real git and the fake agent, which commits in its working directory.
@@ -72,7 +72,7 @@ describe('a run on a repository', () => {
     expect(claudeMd).toContain(run.worktree);
     expect(calls[2]?.stdin).toContain(`Write ${run.workspace}/REPORT.md`);
     // The transcript was found beside the worktree: the crash was resumed, not started afresh.
-    expect(sb.read(join(run.workspace, 'restart.log'))).toMatch(/\tresume\texit=1\t/);
+    expect(sb.read(join(records(run.workspace), 'restart.log'))).toMatch(/\tresume\texit=1\t/);
     expect(sb.read(sb.state(run.id, 'events.jsonl'))).not.toContain('fresh-session');
 
     // The branch holds the agent's commit and nothing of overnight's.
@@ -134,7 +134,8 @@ describe("a repository run's tools", () => {
     const repo = await makeRepo(sb.dir);
     sb.setBehaviour({ work: 30 });
     const tools = (workspace: string) =>
-      (parse(sb.read(join(workspace, 'run.yaml')) ?? '') as { allowed_tools: string[] }).allowed_tools;
+      (parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { allowed_tools: string[] })
+        .allowed_tools;
 
     const plain = await launchOn(sb, repo, 'Default tools');
     expect(tools(plain.run.workspace)).toEqual([
@@ -168,7 +169,7 @@ describe("a repository run's tools", () => {
       'default',
     ]);
     expect(tools(chosen.run.workspace)).toEqual(['Read', 'Write', 'Bash(npm test:*)']);
-    expect(sb.read(join(chosen.run.workspace, 'run.yaml'))).toContain('permission_mode: default');
+    expect(sb.read(join(records(chosen.run.workspace), 'run.yaml'))).toContain('permission_mode: default');
     expect(chosen.stderr).toContain('warning: allowed_tools has Write without a path');
     expect(chosen.stderr).not.toContain('.claude/settings.json');
     const call = await waitFor(() => sb.calls().find((c) => c.cwd.endsWith(chosen.run.id)));

@@ -13,12 +13,13 @@ const DAY = 86400_000;
 /** A finished run as finalize leaves it (DONE or FAILED and its summary), listed in the index. */
 function finishedRun(sb: Sandbox, id: string, state: 'done' | 'failed', daysAgo: number): void {
   const ws = join(sb.runs, id);
-  mkdirSync(join(ws, '.overnight'), { recursive: true });
-  writeFileSync(join(ws, state === 'done' ? 'DONE' : 'FAILED'), `${state} long ago\n`);
+  mkdirSync(ws, { recursive: true });
+  mkdirSync(sb.state(id, ''), { recursive: true });
+  writeFileSync(sb.state(id, state === 'done' ? 'DONE' : 'FAILED'), `${state} long ago\n`);
   const at = new Date(Date.now() - daysAgo * DAY).toISOString();
   const row = { id, task: `task of ${id}`, state, workspace: ws, restarts: 0, maxRestarts: 5, findings: 0 };
   writeFileSync(
-    join(ws, '.overnight', 'final.json'),
+    sb.state(id, 'final.json'),
     JSON.stringify({ ...row, questions: 0, lastOutputAt: at, endsAt: at, reason: `${state} long ago` }),
   );
   appendFileSync(join(sb.runs, '.finished.jsonl'), JSON.stringify({ id, finishedAt: at, state }) + '\n');

@@ -46,7 +46,7 @@ describe('runs moving through the indexes', () => {
     });
     await sb.quiesce();
     expect(sb.read(sb.ws(next.id, 'REPORT.md'))).toContain('All done');
-    expect(sb.read(sb.ws(next.id, 'restart.log'))).toMatch(/resume/);
+    expect(sb.read(sb.state(next.id, 'restart.log'))).toMatch(/resume/);
     expect(live(sb)).toEqual([]);
     expect(finishedIndex(sb).map((e) => e.id)).toEqual([first.id, next.id]);
   });

@@ -143,11 +143,11 @@ describe('a runs root that cannot be used', () => {
         expect(run.exitCode, run.stderr).toBe(0);
         const id = (JSON.parse(run.stdout) as { id: string }).id;
         const pid = Number(
-          (await waitFor(() => sb.read(join(root, id, '.overnight', 'agent-1.pid')))).split(' ')[0],
+          (await waitFor(() => sb.read(join(root, '.overnight', id, 'agent-1.pid')))).split(' ')[0],
         );
         mkdirSync(join(root, '.reconcile.lock'));
         process.kill(pid, 'SIGKILL');
-        await waitFor(() => sb.read(join(root, id, '.overnight', 'agent-1.exit')), { what: 'exit record' });
+        await waitFor(() => sb.read(join(root, '.overnight', id, 'agent-1.exit')), { what: 'exit record' });
         await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
         await waitFor(() => spawnSync('mount', ['-o', 'remount,ro', mnt]).status === 0, {
           what: 'remount read-only (no file open for writing)',

@@ -38,7 +38,7 @@ describe('what each session did', () => {
     const { id } = await sb.launch('Log me', ['--duration', '1h']);
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 15_000, what: 'DONE' });
     const raw = await sb.run(['logs', id, '--raw', '--all']);
-    expect(raw.stdout + '\n').toBe(sb.read(sb.ws(id, 'output.log')));
+    expect(raw.stdout + '\n').toBe(sb.read(sb.state(id, 'output.log')));
     const followed = await sb.run(['logs', id.slice(0, 20), '-f']);
     expect(followed.exitCode).toBe(0);
     expect(followed.stdout).toContain('looking at Automerge');
@@ -59,7 +59,7 @@ describe('spend cap', () => {
     const calls = sb.calls();
     expect(calls.map((c) => arg(c, '--max-budget-usd'))).toEqual(['0.9000', '0.4000', '0.0500']);
     expect(calls[2]?.stdin).toMatch(/^Time is up/);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(
       /\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/,
     );
     const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
-import { waitFor, type Sandbox } from '../helpers/harness.js';
+import { records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 interface Row {
@@ -110,7 +110,7 @@ describe('status', () => {
     const broken = await sb.launch('Broken run', ['--name', 'broken', '--duration', '1h']);
     const healthy = await sb.launch('Healthy run', ['--name', 'healthy', '--duration', '1h']);
     await sb.agentPid(broken.id);
-    writeFileSync(join(broken.workspace, 'run.yaml'), 'task: [unclosed\n  : garbage ::\n');
+    writeFileSync(join(records(broken.workspace), 'run.yaml'), 'task: [unclosed\n  : garbage ::\n');
     await sb.crashUnderLock(healthy.id);
     sb.releaseLock();
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect } from 'vitest';
 
-import { BIN, waitFor, type Sandbox } from '../helpers/harness.js';
+import { BIN, records, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // What the agent, the task or a file says never reaches a terminal as a control sequence: on a
@@ -91,7 +91,7 @@ describe('terminal safety', () => {
       encoding: 'buffer',
       stripFinalNewline: false,
     });
-    const log = readFileSync(join(sb.ws(id), 'output.log'));
+    const log = readFileSync(join(records(sb.ws(id)), 'output.log'));
     expect(log.includes(GARBAGE)).toBe(true);
     expect(Buffer.from(raw.stdout).equals(log)).toBe(true);
   });

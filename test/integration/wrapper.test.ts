@@ -25,7 +25,7 @@ describe('the wrapper', () => {
     expect(record).toMatch(/^3 1 \d+\n$/);
     // And the pass the wrapper starts at the end survives the pane closing: it resumes the run.
     await sb.agentPid(id, 2);
-    expect(sb.read(sb.ws(id, 'restart.log'))).toMatch(/\tresume\texit=3\t/);
+    expect(sb.read(sb.state(id, 'restart.log'))).toMatch(/\tresume\texit=3\t/);
   });
 
   it('shows a person attaching what runs there and how to follow it; their Ctrl-C leaves the agent and the wrapper running', async ({

@@ -32,7 +32,7 @@ describe('defaults', () => {
       duration: 8 * 3600,
       maxRestarts: 5,
       permissionMode: 'acceptEdits',
-      allowedTools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
+      allowedTools: ['Read', 'Glob', 'Grep', 'WebSearch', 'WebFetch'],
       synthesisBudget: 1800,
       staleAfter: 1800,
       hangGrace: 300,

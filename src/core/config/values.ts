@@ -10,7 +10,11 @@ export const PERMISSION_MODES = [
   'dontAsk',
   'plan',
 ] as const;
-export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
+/**
+ * A plain run's tools when none were chosen. No bare Write or Edit: a rule without a path lets the
+ * agent write anywhere the person can; acceptEdits already lets it write below its working directory.
+ */
+export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
 /**
  * A repository run's tools when none were chosen: reading, and git to look and to commit, never to
  * push. No bare Write or Edit: acceptEdits already lets the agent edit its worktree and the run's

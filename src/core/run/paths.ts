@@ -8,14 +8,22 @@ export interface RunPaths {
   questions: string;
   findings: string;
   report: string;
+  /**
+   * overnight's own records of the run, `<runs root>/.overnight/<run id>/`: beside the run's
+   * directory, never below it or the worktree, so the agent (which writes only below those) cannot
+   * touch anything overnight decides from or executes.
+   */
+  state: string;
   runYaml: string;
   restartLog: string;
   outputLog: string;
+  /** The sentinels overnight decides from (records). */
   done: string;
   failed: string;
   pause: string;
-  /** Supervisor-internal files. */
-  state: string;
+  /** DONE and FAILED in the run's directory: views for people, written by overnight, never read. */
+  doneView: string;
+  failedView: string;
   session: string;
   prompt: string;
   /** The launch environment for the wrapper: outside the workspace, which the agent can read. */
@@ -50,17 +58,22 @@ export interface RunPaths {
  * a pass over a thousand finished runs checks only these.
  */
 export function finishedFiles(runsRoot: string, id: string): { final: string; done: string; failed: string } {
-  const workspace = `${runsRoot}/${id}`;
-  return {
-    final: `${workspace}/.overnight/final.json`,
-    done: `${workspace}/DONE`,
-    failed: `${workspace}/FAILED`,
-  };
+  const state = recordsDir(runsRoot, id);
+  return { final: `${state}/final.json`, done: `${state}/DONE`, failed: `${state}/FAILED` };
+}
+
+/** The directory of every run's records under a runs root (or an archive). */
+export function recordsRoot(runsRoot: string): string {
+  return `${runsRoot}/.overnight`;
+}
+
+export function recordsDir(runsRoot: string, id: string): string {
+  return `${runsRoot}/.overnight/${id}`;
 }
 
 export function runPaths(runsRoot: string, id: string): RunPaths {
   const workspace = join(runsRoot, id);
-  const state = `${workspace}/.overnight`;
+  const state = recordsDir(dirname(workspace), id);
   // Plain concatenation after one join: a pass builds these for every one of a thousand runs.
   const w = (name: string) => `${workspace}/${name}`;
   const st = (name: string) => `${state}/${name}`;
@@ -71,13 +84,15 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     questions: w('questions.md'),
     findings: w('findings'),
     report: w('REPORT.md'),
-    runYaml: w('run.yaml'),
-    restartLog: w('restart.log'),
-    outputLog: w('output.log'),
+    state,
+    runYaml: st('run.yaml'),
+    restartLog: st('restart.log'),
+    outputLog: st('output.log'),
     done: finished.done,
     failed: finished.failed,
-    pause: w('PAUSE'),
-    state,
+    pause: st('PAUSE'),
+    doneView: w('DONE'),
+    failedView: w('FAILED'),
     session: st('session.json'),
     prompt: st('prompt.md'),
     agentEnv: `${dirname(workspace)}/.agent-env/${id}.env`,

@@ -96,8 +96,12 @@ const DANGEROUS =
 
 async function assertInert(page: Page, file: string): Promise<void> {
   const url = page.url();
-  // A meta refresh of 0 s would have fired by now; give it a moment past load to be sure.
-  await page.waitForTimeout(300);
+  // A meta refresh fires after load: any navigation within a while after it is one too many.
+  const away = await page.waitForEvent('framenavigated', { timeout: 1500 }).then(
+    (frame) => frame.url(),
+    () => null,
+  );
+  expect(away).toBeNull();
   expect(page.url()).toBe(url);
   expect(url).toMatch(new RegExp(`${file.split('/').at(-1)}$`));
   expect(await page.evaluate('window.pwned')).toBeUndefined();

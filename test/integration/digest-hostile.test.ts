@@ -112,12 +112,10 @@ async function assertInert(page: Page, file: string): Promise<void> {
   // Class names and data-* values are the page's own words, whatever the records said.
   const attrs = await page.$$eval('*', (els) =>
     els.flatMap((e) =>
-      [...e.attributes]
-        .filter((a) => a.name === 'class' || (a.name.startsWith('data-') && a.name !== 'data-run'))
-        .map((a) => a.value),
+      [...e.attributes].filter((a) => a.name === 'class' || a.name.startsWith('data-')).map((a) => a.value),
     ),
   );
-  expect(attrs.filter((v) => !/^[a-z0-9 .-]*$/.test(v))).toEqual([]);
+  expect(attrs.filter((v) => !/^[A-Za-z0-9 ._-]*$/.test(v))).toEqual([]);
 }
 
 describe('digest --html with every record of a run rewritten by its agent', () => {
@@ -158,6 +156,6 @@ describe('digest --html with every record of a run rewritten by its agent', () =
     );
     expect(await page.textContent('li.question .q-title')).toContain(HOSTILE);
     // The page's own stylesheet applies (its hash is in the policy), and nothing else's does.
-    expect(await page.$eval('.page', (e) => getComputedStyle(e).maxWidth)).toBe('880px');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.page')).maxWidth")).toBe('880px');
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 
-import { anchor, esc, fragment, num, oneOf } from '../../src/core/digest/escape.js';
+import { anchor, esc, fragment, num, oneOf, token } from '../../src/core/digest/escape.js';
 import { CSP, digestHtml } from '../../src/core/digest/html.js';
 import { cspHash, sha256 } from '../../src/core/digest/sha256.js';
 import { DIGEST_CSS } from '../../src/core/digest/style.js';
@@ -70,6 +70,7 @@ describe('num, anchor and fragment', () => {
     { value: 'javascript:alert(1)', want: 'run-javascript_alert_1_' },
   ])('anchor($value)', ({ value, want }) => {
     expect(anchor('run', value)).toBe(want);
+    expect(token(value)).toBe(want.slice('run-'.length));
     expect(fragment('run', value)).toBe(`#${want}`);
   });
 });
@@ -103,6 +104,7 @@ describe('a page made from records an agent rewrote', () => {
   const base = night.runs[0] as DigestRun;
   const hostile = {
     ...base,
+    id: `2026-11-21-2240-x${METAREFRESH}`,
     state: `failed ${METAREFRESH}`,
     costUsd: `1${METAREFRESH}`,
     restarts: METAREFRESH,
@@ -135,6 +137,6 @@ describe('a page made from records an agent rewrote', () => {
     expect(html).toContain('data-priority="unknown"');
     // Every class and data-* value is words of letters, digits and dashes.
     for (const m of html.matchAll(/\s(class|data-[a-z]+)="([^"]*)"/g))
-      if (m[1] !== 'data-run') expect(m[2]).toMatch(/^[a-z0-9 .-]*$/);
+      expect(m[2]).toMatch(/^[A-Za-z0-9 ._-]*$/);
   });
 });

@@ -7,6 +7,7 @@ import { safeText } from '../text.js';
 //
 // - element text and quoted attribute values: esc();
 // - class names and data-* values: only from a closed set, oneOf(), never escaped into place;
+//   a run id in data-run as a token() of letters, digits, dash and dot;
 // - numbers in attributes (coordinates, counts): num();
 // - links: fragments of the page itself, fragment(); the page links nowhere else;
 // - CSS: none from data; the stylesheet and the legend's colours are constants (style.ts).
@@ -40,9 +41,14 @@ export function num(value: unknown, fallback = 0): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
-/** A run id (or any text) as a fragment id: letters, digits, dash and dot only. */
+/** A run id (or any text) as a token: letters, digits, dash and dot; anything else becomes `_`. */
+export function token(text: unknown): string {
+  return String(text).replace(/[^A-Za-z0-9.-]/g, '_');
+}
+
+/** A run id (or any text) as a fragment id. */
 export function anchor(prefix: string, text: unknown): string {
-  return `${prefix}-${String(text).replace(/[^A-Za-z0-9.-]/g, '_')}`;
+  return `${prefix}-${token(text)}`;
 }
 
 /** A link to a place on the page itself: the only kind of link the page has. */

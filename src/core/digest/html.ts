@@ -4,7 +4,7 @@ import type { LocalTime } from '../local-time.js';
 import { RUN_STATES } from '../run/types.js';
 import { money } from '../status/table.js';
 import { describeEntry, entryClock } from '../status/timeline-text.js';
-import { anchor, esc, fragment, num, oneOf } from './escape.js';
+import { anchor, esc, fragment, num, oneOf, token } from './escape.js';
 import { cspHash } from './sha256.js';
 import { DIGEST_CSS } from './style.js';
 import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
@@ -121,7 +121,7 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
   // A state outside the closed set (a record the agent rewrote) is shown as unknown, never placed.
   const state = oneOf(run.state, [...RUN_STATES, 'unknown'], 'unknown');
   return (
-    `<article class="run state-${state}" id="${anchor('run', run.id)}" data-run="${esc(run.id)}" ` +
+    `<article class="run state-${state}" id="${anchor('run', run.id)}" data-run="${token(run.id)}" ` +
     `data-state="${state}">` +
     `<div class="run-head"><h3 class="task">${esc(run.task ?? '(task unknown)')}</h3>` +
     `<span class="badge">${state.toUpperCase()}</span></div>` +
@@ -155,7 +155,7 @@ function questionItem(q: RunQuestion, runs: readonly DigestRun[]): string {
   const task = run?.task ? ` · ${esc(run.task)}` : '';
   const priority = oneOf(q.priority, PRIORITIES, 'unknown');
   return (
-    `<li class="question" data-run="${esc(q.run)}" data-priority="${priority}">` +
+    `<li class="question" data-run="${token(q.run)}" data-priority="${priority}">` +
     `<span class="prio prio-${priority}">${priority}</span><span class="q-title">${esc(q.title)}</span>` +
     (q.bestGuess ? `<p><span class="q-meta">Best guess:</span> ${esc(q.bestGuess)}</p>` : '') +
     (q.whyItMatters ? `<p><span class="q-meta">Why it matters:</span> ${esc(q.whyItMatters)}</p>` : '') +

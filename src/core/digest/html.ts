@@ -1,17 +1,31 @@
+import { PRIORITIES } from '../agent/questions.js';
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
+import { RUN_STATES } from '../run/types.js';
 import { money } from '../status/table.js';
 import { describeEntry, entryClock } from '../status/timeline-text.js';
-import { anchor, esc } from './escape.js';
+import { anchor, esc, fragment, num, oneOf, token } from './escape.js';
+import { cspHash } from './sha256.js';
 import { DIGEST_CSS } from './style.js';
 import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
 import { spanOf, timelineSvg } from './svg.js';
 import { nightsLine, runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
 
-// The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded
-// (the content security policy forbids it too). Pure. Every text from the agent, the task or
-// files goes through esc().
+// The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded,
+// no element that can navigate away (the content security policy forbids what it can too). Pure.
+// Every value from the agent, the task or a file goes through a helper of escape.ts for its
+// context: text and attributes through esc(), class names and data-* values from closed sets.
+
+/**
+ * What the page may do: show its own stylesheet (named by hash: no other style element or
+ * attribute applies), nothing else; no script, no request, no form, no <base>. A policy cannot
+ * forbid navigation (navigate-to never shipped), so no element that navigates is made from data:
+ * no meta refresh, no form, no link but to the page's own fragments.
+ */
+export const CSP =
+  `default-src 'none'; style-src ${cspHash(DIGEST_CSS)}; img-src 'none'; script-src 'none'; ` +
+  "object-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
 
 const FINISHED: readonly string[] = ['done', 'failed'];
 const plural = (n: number, one: string, many = `${one}s`) => `${n === 1 ? one : many}`;
@@ -30,7 +44,7 @@ function tiles(d: Digest): string {
     tile('t-needs', s.needsYou, plural(s.needsYou, 'needs you', 'need you'), s.needsYou > 0) +
     `<a class="tile t-questions" data-key="questions" href="#questions"><b>${s.openQuestions}</b>` +
     `<span>open ${plural(s.openQuestions, 'question')}</span></a>` +
-    tile('t-cost', money(s.costUsd), 'spent') +
+    tile('t-cost', esc(money(num(s.costUsd))), 'spent') +
     '</section>'
   );
 }
@@ -41,29 +55,27 @@ function legend(run: DigestRun, now: Date): string {
   const endDrawn = !!run.endsAt && run.endsAt >= span.from && run.endsAt <= span.to;
   const live = !run.timeline.some((e) => e.kind === 'finish');
   const has = (test: (e: DigestRun['timeline'][number]) => boolean) => run.timeline.some(test);
+  // Colours are classes of the stylesheet (lg-*): the page has no style attribute, so its policy
+  // needs no 'unsafe-inline'.
   const items: [boolean, string, string][] = [
-    [
-      has((e) => e.kind === 'session' && ['initial', 'continue'].includes(e.mode)),
-      'var(--s-initial)',
-      'working',
-    ],
-    [has((e) => e.kind === 'session' && e.mode === 'resume'), 'var(--s-resume)', 'resumed after a crash'],
-    [has((e) => e.kind === 'session' && e.mode === 'retry'), 'var(--s-retry)', 'retried login'],
-    [has((e) => e.kind === 'session' && e.mode === 'synthesis'), 'var(--s-synthesis)', 'synthesis'],
+    [has((e) => e.kind === 'session' && ['initial', 'continue'].includes(e.mode)), 'initial', 'working'],
+    [has((e) => e.kind === 'session' && e.mode === 'resume'), 'resume', 'resumed after a crash'],
+    [has((e) => e.kind === 'session' && e.mode === 'retry'), 'retry', 'retried login'],
+    [has((e) => e.kind === 'session' && e.mode === 'synthesis'), 'synthesis', 'synthesis'],
     [
       has((e) => e.kind === 'session' && ['error', 'limit'].includes(e.end.kind)),
-      'transparent;border:2px solid var(--failed)',
+      'error',
       'ended in an error',
     ],
-    [has((e) => e.kind === 'wait' && e.for !== 'backoff'), 'var(--wait)', 'waiting out a limit'],
-    [has((e) => e.kind === 'wait' && e.for === 'backoff'), 'var(--muted)', 'backing off'],
-    [has((e) => e.kind === 'hang'), 'var(--failed)', 'hang'],
-    [endDrawn, 'transparent;border:1.5px dashed var(--s-synthesis)', 'end time'],
-    [live, 'transparent;border:1.5px dotted var(--live)', 'now'],
+    [has((e) => e.kind === 'wait' && e.for !== 'backoff'), 'wait', 'waiting out a limit'],
+    [has((e) => e.kind === 'wait' && e.for === 'backoff'), 'backoff', 'backing off'],
+    [has((e) => e.kind === 'hang'), 'hang', 'hang'],
+    [endDrawn, 'ends', 'end time'],
+    [live, 'now', 'now'],
   ];
   const shown = items
     .filter(([on]) => on)
-    .map(([, colour, label]) => `<span><i style="background:${colour}"></i>${label}</span>`);
+    .map(([, cls, label]) => `<span><i class="lg-${cls}"></i>${label}</span>`);
   return `<div class="legend">${shown.join('')}</div>`;
 }
 
@@ -88,12 +100,13 @@ function reportBlock(run: DigestRun): string {
 function facts(run: DigestRun, now: Date): string {
   const seconds = runSeconds(run, now);
   const items = [
-    `<b>${money(run.costUsd)}</b> spent`,
-    seconds === null
+    `<b>${esc(money(num(run.costUsd)))}</b> spent`,
+    seconds === null || !Number.isFinite(seconds)
       ? ''
-      : `<b>${formatDuration(seconds)}</b> ${FINISHED.includes(run.state) ? 'in all' : 'so far'}`,
-    `<b>${run.restarts}</b> of ${run.maxRestarts ?? '?'} ${plural(run.maxRestarts ?? 2, 'restart')}`,
-    `<b>${run.findings}</b> ${plural(run.findings, 'finding')}`,
+      : `<b>${esc(formatDuration(seconds))}</b> ${FINISHED.includes(run.state) ? 'in all' : 'so far'}`,
+    `<b>${num(run.restarts)}</b> of ${esc(run.maxRestarts ?? '?')} ` +
+      plural(num(run.maxRestarts, 2), 'restart'),
+    `<b>${num(run.findings)}</b> ${plural(num(run.findings), 'finding')}`,
   ].filter(Boolean);
   return `<p class="facts">${items.join(' · ')}</p>`;
 }
@@ -103,13 +116,15 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
   const open = run.questions.filter((q) => !q.answered).length;
   const time = entryClock(run.timeline, clock);
   const story = run.timeline
-    .map((e) => `<li><time>${time(e.at)}</time>${esc(describeEntry(e, clock))}</li>`)
+    .map((e) => `<li><time>${esc(time(e.at))}</time>${esc(describeEntry(e, clock))}</li>`)
     .join('');
+  // A state outside the closed set (a record the agent rewrote) is shown as unknown, never placed.
+  const state = oneOf(run.state, [...RUN_STATES, 'unknown'], 'unknown');
   return (
-    `<article class="run state-${run.state}" id="${anchor('run', run.id)}" data-run="${esc(run.id)}" ` +
-    `data-state="${run.state}">` +
+    `<article class="run state-${state}" id="${anchor('run', run.id)}" data-run="${token(run.id)}" ` +
+    `data-state="${state}">` +
     `<div class="run-head"><h3 class="task">${esc(run.task ?? '(task unknown)')}</h3>` +
-    `<span class="badge">${run.state.toUpperCase()}</span></div>` +
+    `<span class="badge">${state.toUpperCase()}</span></div>` +
     `<div class="run-id mono">${esc(run.id)}</div>` +
     (nightsLine(run) ? `<p class="nights mono">${esc(nightsLine(run) ?? '')}</p>` : '') +
     facts(run, now) +
@@ -118,7 +133,9 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
       : run.reason
         ? `<p class="outcome reason">${esc(run.reason)}</p>`
         : '') +
-    (run.warnings ?? []).map((w) => `<p class="warning">${esc(w)}</p>`).join('') +
+    (Array.isArray(run.warnings) ? run.warnings : [])
+      .map((w) => `<p class="warning">${esc(w)}</p>`)
+      .join('') +
     (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
     reportBlock(run) +
     (open > 0
@@ -136,12 +153,13 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
 function questionItem(q: RunQuestion, runs: readonly DigestRun[]): string {
   const run = runs.find((r) => r.id === q.run);
   const task = run?.task ? ` · ${esc(run.task)}` : '';
+  const priority = oneOf(q.priority, PRIORITIES, 'unknown');
   return (
-    `<li class="question" data-run="${esc(q.run)}" data-priority="${q.priority}">` +
-    `<span class="prio prio-${q.priority}">${q.priority}</span><span class="q-title">${esc(q.title)}</span>` +
+    `<li class="question" data-run="${token(q.run)}" data-priority="${priority}">` +
+    `<span class="prio prio-${priority}">${priority}</span><span class="q-title">${esc(q.title)}</span>` +
     (q.bestGuess ? `<p><span class="q-meta">Best guess:</span> ${esc(q.bestGuess)}</p>` : '') +
     (q.whyItMatters ? `<p><span class="q-meta">Why it matters:</span> ${esc(q.whyItMatters)}</p>` : '') +
-    `<p class="q-file"><a href="#${anchor('run', q.run)}">${esc(q.run)}</a>${task}</p>` +
+    `<p class="q-file"><a href="${fragment('run', q.run)}">${esc(q.run)}</a>${task}</p>` +
     '</li>'
   );
 }
@@ -155,7 +173,7 @@ export function digestHtml(d: Digest, clock: LocalTime): string {
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
     `<title>overnight digest · ${esc(made)}</title><style>${DIGEST_CSS}</style></head>` +
     '<body><div class="page">' +
     `<header><h1>The night's digest</h1><p class="window">${esc(d.window)} · made ${esc(made)}</p>` +

@@ -88,6 +88,16 @@ svg.timeline { width: 100%; min-width: 600px; height: auto; display: block; }
   margin: 2px 0 0; }
 .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 5px;
   vertical-align: -1px; }
+.legend .lg-initial { background: var(--s-initial); }
+.legend .lg-resume { background: var(--s-resume); }
+.legend .lg-retry { background: var(--s-retry); }
+.legend .lg-synthesis { background: var(--s-synthesis); }
+.legend .lg-error { background: transparent; border: 2px solid var(--failed); }
+.legend .lg-wait { background: var(--wait); }
+.legend .lg-backoff { background: var(--muted); }
+.legend .lg-hang { background: var(--failed); }
+.legend .lg-ends { background: transparent; border: 1.5px dashed var(--s-synthesis); }
+.legend .lg-now { background: transparent; border: 1.5px dotted var(--live); }
 .report { margin: 12px 0 4px; }
 .report-path { font-size: 13px; color: var(--muted); overflow-wrap: anywhere; }
 .report blockquote { margin: 4px 0 0; padding: 8px 14px; border-left: 3px solid var(--line);

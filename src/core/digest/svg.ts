@@ -1,13 +1,20 @@
 import type { LocalTime } from '../local-time.js';
 import { describeEntry } from '../status/timeline-text.js';
 import type { TimelineEntry } from '../status/timeline.js';
-import { esc } from './escape.js';
+import { esc, num, oneOf } from './escape.js';
 import type { DigestRun } from './types.js';
 
 // One run's night as an inline SVG: sessions as bars coloured by how they started, waits as a
 // second lane, restarts, hangs, interrupts and the finish as marks above, the end time as a
 // dashed line, local clock times below. Pure; styled by the page's CSS classes; every mark has a
-// <title> saying what it was.
+// <title> saying what it was. Class names come from closed sets (oneOf): a mode or an outcome
+// read back from a file is never written into the markup as it is.
+
+const MODES = ['initial', 'resume', 'continue', 'retry', 'synthesis', 'unknown'] as const;
+const ENDS = ['ok', 'error', 'limit', 'stopped', 'running', 'unknown'] as const;
+const WAITS = ['limit', 'overage', 'backoff', 'other'] as const;
+const INTERRUPTERS = ['end-time', 'user', 'overnight', 'unknown'] as const;
+const OUTCOMES = ['done', 'failed', 'unknown'] as const;
 
 const W = 760;
 const LEFT = 8;
@@ -77,12 +84,13 @@ function sessionBars(run: DigestRun, x: (at: Date) => number, now: Date, clock: 
     if (e.kind !== 'session') return [];
     const x0 = x(e.at);
     const x1 = Math.max(x0 + 2, x(e.endedAt ?? now));
-    const cls = `bar s-${e.mode} end-${e.end.kind}`;
+    const cls = `bar s-${oneOf(e.mode, MODES, 'unknown')} end-${oneOf(e.end?.kind, ENDS, 'unknown')}`;
     const label = `${clock.hm(e.at)} ${describeEntry(e, clock)}`;
+    const n = Math.trunc(num(e.session));
     const text =
-      x1 - x0 > 22 ? `<text class="bar-label" x="${n1(x0 + 4)}" y="${BAR_Y + 16}">${e.session}</text>` : '';
+      x1 - x0 > 22 ? `<text class="bar-label" x="${n1(x0 + 4)}" y="${BAR_Y + 16}">${n}</text>` : '';
     return [
-      `<g class="session" data-session="${e.session}">${title(label)}` +
+      `<g class="session" data-session="${n}">${title(label)}` +
         rect(cls, x0, BAR_Y, x1 - x0, BAR_H, 3) +
         `${text}</g>`,
     ];
@@ -96,7 +104,7 @@ function waitBars(run: DigestRun, x: (at: Date) => number, clock: LocalTime): st
     const x1 = Math.max(x0 + 2, x(e.until));
     return [
       `<g class="wait">${title(`${clock.hm(e.at)} ${describeEntry(e, clock)}`)}` +
-        `${rect(`w-${e.for}`, x0, WAIT_Y, x1 - x0, WAIT_H, 2)}</g>`,
+        `${rect(`w-${oneOf(e.for, WAITS, 'other')}`, x0, WAIT_Y, x1 - x0, WAIT_H, 2)}</g>`,
     ];
   });
 }
@@ -127,11 +135,13 @@ function mark(e: TimelineEntry, cx: number, y: number, clock: LocalTime): string
       const d = `M${cx} ${y - 6}L${n1(cx + 6)} ${y + 5}H${n1(cx - 6)}Z`;
       return `<g class="mark ${cls}">${t}<path d="${d}"/></g>`;
     }
-    case 'interrupt':
-      return `<g class="mark m-${e.by}">${t}${rect('', n1(cx - 4), y - 4, 8, 8)}</g>`;
+    case 'interrupt': {
+      const by = oneOf(e.by, INTERRUPTERS, 'unknown');
+      return `<g class="mark m-${by}">${t}${rect('', n1(cx - 4), y - 4, 8, 8)}</g>`;
+    }
     case 'finish':
       return (
-        `<g class="mark m-finish m-${e.outcome.toLowerCase()}">${t}` +
+        `<g class="mark m-finish m-${oneOf(String(e.outcome).toLowerCase(), OUTCOMES, 'unknown')}">${t}` +
         `${line(cx, y, cx, WAIT_Y + WAIT_H)}<circle cx="${cx}" cy="${y}" r="6"/></g>`
       );
     default:
@@ -149,7 +159,8 @@ export function timelineSvg(run: DigestRun, now: Date, clock: LocalTime): string
     const tx = x(t);
     const label = `x="${tx}" y="${AXIS_Y + 14}" text-anchor="${anchorAt(tx)}"`;
     parts.push(
-      line(tx, BAR_Y - 4, tx, AXIS_Y, 'tick') + `<text class="tick-label" ${label}>${tickText(t)}</text>`,
+      line(tx, BAR_Y - 4, tx, AXIS_Y, 'tick') +
+        `<text class="tick-label" ${label}>${esc(tickText(t))}</text>`,
     );
   }
   parts.push(line(LEFT, AXIS_Y, W - RIGHT, AXIS_Y, 'axis'));

@@ -20,6 +20,7 @@ import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
 import { localTime } from '../core/local-time.js';
+import { maskSecrets } from '../core/mask.js';
 import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
@@ -78,8 +79,9 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   ];
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };
-  if (opts.json) io.stdout(doctorJson(results, shown));
+  // A URL in a detail (a config value, an error) is shown masked.
+  if (opts.json) io.stdout(maskSecrets(doctorJson(results, shown)));
   // Details quote the config file and what the agent binary said: nothing in them is obeyed.
-  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(line));
+  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(maskSecrets(line)));
   return doctorExitCode(results);
 }

@@ -11,6 +11,7 @@ import {
 import { isAlive, startTimeOf } from '../adapters/processes.js';
 import { appendEvent } from '../adapters/store.js';
 import { localTime } from '../core/local-time.js';
+import { maskSecrets } from '../core/mask.js';
 import { afterAttempt, isDue, LOST_ATTEMPT, nextAttempt, type Delivery } from '../core/notify/delivery.js';
 import { runPaths } from '../core/run/paths.js';
 import { sendTo } from './send.js';
@@ -117,7 +118,7 @@ async function deliverOne(
 export function giveUpReason(d: Delivery): string {
   const tries = `${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}`;
   const notice = `the ${d.event.event} notice to ${d.target.label}`;
-  return `${notice} was given up after ${tries}: ${d.lastError ?? '?'}`;
+  return `${notice} was given up after ${tries}: ${maskSecrets(d.lastError ?? '?')}`;
 }
 
 /** A notice given up for good goes into the run's own story; status warns about it too. */
@@ -131,7 +132,7 @@ function recordGiveUp(root: string, d: Delivery, at: Date): void {
       event: d.event.event,
       transition: d.event.at,
       target: d.target.label,
-      error: d.lastError,
+      error: d.lastError === undefined ? undefined : maskSecrets(d.lastError),
       tries: d.attempts,
     });
   } catch {

@@ -25,6 +25,7 @@ import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
 import { notifyFacts } from '../notify/doctor-facts.js';
+import { outboxWarnings } from '../notify/warnings.js';
 import { isDefaultRoot } from '../schedule/values.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
@@ -76,6 +77,12 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkConfig({ path: config, exists: existsSync(config), problems }),
     // Passes run the notifiers with their own PATH; `${NAME}` values come from the launching shell.
     ...checkNotify(notifyFacts(settings.notify, env, io.env, process.platform)),
+    // Another user's outbox, or deliveries left with no target to send them: nothing is sent.
+    ...outboxWarnings(settings.runsDir, settings.notify.length > 0).map((detail): CheckResult => ({
+      name: 'outbox',
+      status: 'warning',
+      detail,
+    })),
   ];
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };

@@ -53,7 +53,12 @@ export async function notifyTestCommand(opts: NotifyOptions, io: Io): Promise<nu
 
 export async function notifyDeliverCommand(io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
-  const reports = await deliverDue(settings.runsDir, io.env, io.now, process.platform);
+  // Without targets the outbox is left as it is (status and doctor say so): nothing in it is run.
+  if (settings.notify.length === 0) {
+    io.stderr('no notify: targets are configured; the outbox is left as it is');
+    return 0;
+  }
+  const reports = await deliverDue(settings.runsDir, settings.notify, io.env, io.now, process.platform);
   const at = io.now().toISOString();
   for (const r of reports)
     io.stdout(maskSecrets(`${at} ${r.run}: ${r.event} notice to ${r.target}: ${r.status} (${r.said})`));

@@ -2,6 +2,7 @@ import { systemClock } from './adapters/clock.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
 import { describeIoError } from './core/io-error.js';
+import { maskSecrets } from './core/mask.js';
 import { describeFsError } from './core/run/runs-root.js';
 import { safeText } from './core/text.js';
 
@@ -12,7 +13,8 @@ import { safeText } from './core/text.js';
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
   stdoutBytes: (bytes) => process.stdout.write(bytes),
-  stderr: (line) => process.stderr.write(safeText(line) + '\n'),
+  // A URL in an error (a webhook's, with its token) is masked: see core/mask.ts.
+  stderr: (line) => process.stderr.write(safeText(maskSecrets(line)) + '\n'),
   env: process.env,
   now: systemClock,
   cmd: commandToRun(process.env),

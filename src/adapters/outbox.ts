@@ -3,6 +3,7 @@ import {
   existsSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -14,8 +15,10 @@ import {
 import { join } from 'node:path';
 
 import { parseDelivery, type Delivery } from '../core/notify/delivery.js';
+import { describeOwnerProblem, ownerProblem } from '../core/run/owner.js';
 import { rootPaths } from '../core/run/paths.js';
 import { readText, writeFileAtomic } from './files.js';
+import { myUid, ownerProblemAt } from './owner.js';
 
 // The outbox: notifications on their way, in the runs root (outside every workspace: a delivery
 // may hold a token the agent must not read). `<key>.json` is a delivery; `<key>.claim-<n>` says
@@ -38,12 +41,25 @@ function dir(root: string): string {
   return rootPaths(root).notify;
 }
 
-/** One directory read; empty when there is no outbox (no target was ever configured). */
+/**
+ * Why the outbox must not be used at all (another user owns it or can write in it), in one line
+ * with the fix; null when it is the person's own, or not there.
+ */
+export function outboxProblem(root: string): string | null {
+  const problem = ownerProblemAt(dir(root));
+  return problem ? describeOwnerProblem(`the outbox ${dir(root)}`, problem) : null;
+}
+
+/**
+ * One directory read; empty when there is no outbox (no target was ever configured), or when
+ * another user could have planted what it holds (outboxProblem says so).
+ */
 export function listOutbox(root: string): OutboxListing {
   const keys: string[] = [];
   const claims = new Map<string, number>();
   const done = new Map<string, DoneMark>();
   let names: string[];
+  if (outboxProblem(root)) return { keys, claims, done };
   try {
     names = readdirSync(dir(root));
   } catch {
@@ -62,9 +78,16 @@ export function listOutbox(root: string): OutboxListing {
   return { keys: keys.sort(), claims, done };
 }
 
+/**
+ * A delivery the person wrote (a pass of theirs): a regular file they own that nobody else can
+ * write. Anything else is ignored, never read: another user may have planted it.
+ */
 export function readDelivery(root: string, key: string): Delivery | null {
   try {
-    const text = readText(join(dir(root), `${key}.json`));
+    const path = join(dir(root), `${key}.json`);
+    const st = lstatSync(path);
+    if (!st.isFile() || ownerProblem({ path, uid: st.uid, mode: st.mode & 0o777 }, myUid())) return null;
+    const text = readText(path);
     return text === null ? null : parseDelivery(text);
   } catch {
     return null;
@@ -174,3 +197,30 @@ export function saveVars(root: string, vars: Record<string, string>, at: Date): 
 
 /** A dot file: never taken for a delivery. */
 const SAVED_VARS = '.digest-vars.json';
+
+/** A run's values of the variables its targets name (withheld from its agent): a dot file too. */
+const runVarsFile = (root: string, id: string) => join(dir(root), `.run-vars-${id}.json`);
+
+export function saveRunVars(root: string, id: string, vars: Record<string, string>): void {
+  mkdirSync(dir(root), { recursive: true, mode: 0o700 });
+  writeFileAtomic(runVarsFile(root, id), JSON.stringify({ vars }) + '\n');
+}
+
+/** Empty when there are none, or when the file is not the person's own. */
+export function readRunVars(root: string, id: string): Record<string, string> {
+  try {
+    const path = runVarsFile(root, id);
+    const st = lstatSync(path);
+    if (!st.isFile() || ownerProblem({ path, uid: st.uid, mode: st.mode & 0o777 }, myUid())) return {};
+    const v = JSON.parse(readText(path) ?? '{}') as { vars?: Record<string, unknown> };
+    return Object.fromEntries(
+      Object.entries(v.vars ?? {}).filter(([, x]) => typeof x === 'string'),
+    ) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export function removeRunVars(root: string, id: string): void {
+  rmSync(runVarsFile(root, id), { force: true });
+}

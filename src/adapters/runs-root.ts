@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 
 import { OperationalError } from '../core/errors.js';
 import { describeRootProblem, type RootProblem } from '../core/run/runs-root.js';
+import { ownerProblemAt } from './owner.js';
 
 // The runs root checked before a command uses it, so that whatever is wrong with it is said in
 // one line naming the path and the problem, never as errno text from deep inside a write.
@@ -66,6 +67,9 @@ export function probeRunsRoot(root: string, use: RootUse): RootProblem | 'absent
     return null;
   }
   if (!isDir) return { kind: 'file', root, path: root };
+  // Another user who can write here could plant a run, or a notification a pass would send.
+  const owner = ownerProblemAt(root);
+  if (owner) return { kind: 'owner', root, problem: owner };
   try {
     accessSync(root, use === 'read' ? constants.R_OK | constants.X_OK : constants.W_OK | constants.X_OK);
   } catch (err) {

@@ -20,10 +20,12 @@ import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
 import { localTime } from '../core/local-time.js';
+import { maskSecrets } from '../core/mask.js';
 import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
 import { notifyFacts } from '../notify/doctor-facts.js';
+import { outboxWarnings } from '../notify/warnings.js';
 import { isDefaultRoot } from '../schedule/values.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With
@@ -75,11 +77,18 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkConfig({ path: config, exists: existsSync(config), problems }),
     // Passes run the notifiers with their own PATH; `${NAME}` values come from the launching shell.
     ...checkNotify(notifyFacts(settings.notify, env, io.env, process.platform)),
+    // Another user's outbox, or deliveries left with no target to send them: nothing is sent.
+    ...outboxWarnings(settings.runsDir, settings.notify.length > 0).map((detail): CheckResult => ({
+      name: 'outbox',
+      status: 'warning',
+      detail,
+    })),
   ];
 
   const shown = { asScheduler, env: asScheduler ? (env as Record<string, string>) : undefined };
-  if (opts.json) io.stdout(doctorJson(results, shown));
+  // A URL in a detail (a config value, an error) is shown masked.
+  if (opts.json) io.stdout(maskSecrets(doctorJson(results, shown)));
   // Details quote the config file and what the agent binary said: nothing in them is obeyed.
-  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(line));
+  else for (const line of renderDoctor(results, shown)) io.stdout(safeLine(maskSecrets(line)));
   return doctorExitCode(results);
 }

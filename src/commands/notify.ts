@@ -1,6 +1,7 @@
 import { configPath } from '../adapters/config-file.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
+import { maskSecrets } from '../core/mask.js';
 import { deliverDue } from '../notify/sender.js';
 import { testTargets } from '../notify/test.js';
 
@@ -34,13 +35,15 @@ export async function notifyTestCommand(opts: NotifyOptions, io: Io): Promise<nu
       ok: outcome.ok,
       ...(outcome.ok ? { answer: outcome.answer } : { error: outcome.error }),
     }));
-    io.stdout(JSON.stringify(rows, null, 2));
+    io.stdout(maskSecrets(JSON.stringify(rows, null, 2)));
   } else {
     for (const { target, outcome } of results)
       io.stdout(
-        outcome.ok
-          ? `ok      ${target.label}: ${outcome.answer}`
-          : `failed  ${target.label}: ${outcome.error}`,
+        maskSecrets(
+          outcome.ok
+            ? `ok      ${target.label}: ${outcome.answer}`
+            : `failed  ${target.label}: ${outcome.error}`,
+        ),
       );
     const ok = results.filter((r) => r.outcome.ok).length;
     io.stdout(`${ok} of ${results.length} target${results.length === 1 ? '' : 's'} answered.`);
@@ -50,9 +53,14 @@ export async function notifyTestCommand(opts: NotifyOptions, io: Io): Promise<nu
 
 export async function notifyDeliverCommand(io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
-  const reports = await deliverDue(settings.runsDir, io.env, io.now, process.platform);
+  // Without targets the outbox is left as it is (status and doctor say so): nothing in it is run.
+  if (settings.notify.length === 0) {
+    io.stderr('no notify: targets are configured; the outbox is left as it is');
+    return 0;
+  }
+  const reports = await deliverDue(settings.runsDir, settings.notify, io.env, io.now, process.platform);
   const at = io.now().toISOString();
   for (const r of reports)
-    io.stdout(`${at} ${r.run}: ${r.event} notice to ${r.target}: ${r.status} (${r.said})`);
+    io.stdout(maskSecrets(`${at} ${r.run}: ${r.event} notice to ${r.target}: ${r.status} (${r.said})`));
   return 0;
 }

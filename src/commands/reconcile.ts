@@ -1,5 +1,6 @@
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
+import { maskSecrets } from '../core/mask.js';
 import { safeJson, safeLine } from '../core/text.js';
 import { runPass } from '../reconcile/pass.js';
 
@@ -21,10 +22,11 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
     everyOutcome: opts.json,
     // Each line as it happens: a pass that acts on many runs may take a while.
     onOutcome: (o) => {
-      if (!opts.json) (o.action === 'error' ? io.stderr : io.stdout)(safeLine(`${o.id}: ${o.message}`));
+      const line = safeLine(maskSecrets(`${o.id}: ${o.message}`));
+      if (!opts.json) (o.action === 'error' ? io.stderr : io.stdout)(line);
     },
   });
   if (!result.ran) io.stderr('another reconcile pass is running; it will run again for this request');
-  if (opts.json) io.stdout(safeJson(result.outcomes, 2));
+  if (opts.json) io.stdout(maskSecrets(safeJson(result.outcomes, 2)));
   return result.outcomes.some((o) => o.action === 'error') ? 1 : 0;
 }

@@ -22,7 +22,7 @@ import { byRows, pickRuns, type Picked } from '../dashboard/pick.js';
 import { branchDetails, withCommits } from '../dashboard/repo.js';
 import type { StatusRow } from '../dashboard/rows.js';
 import { newestFindings, readStory } from '../dashboard/story.js';
-import { digestWarnings } from '../notify/warnings.js';
+import { digestWarnings, outboxWarnings } from '../notify/warnings.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with the story of its night.
 
@@ -79,6 +79,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
     supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
     ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
+    ...(usable ? outboxWarnings(runsRoot, settings.notify.length > 0).map((w) => `warning: ${w}.`) : []),
   ].filter((w): w is string => w !== null);
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their

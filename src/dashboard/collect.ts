@@ -1,4 +1,5 @@
 import { exists, readText } from '../adapters/files.js';
+import { runDirProblem } from '../adapters/owner.js';
 import { isAlive } from '../adapters/processes.js';
 import {
   hasSentinel,
@@ -57,6 +58,9 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
 async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
   const paths = runPaths(ctx.root, id);
+  // Nothing another user could have planted is believed: the row says what is wrong and the fix.
+  const unsafe = runDirProblem(paths);
+  if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
   // A finished run's summary was written once; only what the user may still edit is read again.
   const final = hasSentinel(paths) ? readFinal(paths) : null;
   if (final) {

@@ -1,6 +1,6 @@
 import { readLinesFrom, readOffset, writeOffset } from '../adapters/events-log.js';
 import { exists, readText } from '../adapters/files.js';
-import { createDelivery } from '../adapters/outbox.js';
+import { createDelivery, readRunVars } from '../adapters/outbox.js';
 import { readSpec } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
@@ -87,7 +87,9 @@ async function queueRun(
       // Read only when a target names a variable, and only what it names is kept.
       const names = [...varsOf(target), ...(target.kind === 'desktop' ? DESKTOP_VARS : [])];
       const vars: Record<string, string> = {};
-      if (names.length > 0) launchEnv ??= parseLaunchEnv(readText(paths.agentEnv) ?? '');
+      // The values withheld from the agent (saved at launch) win over the agent's environment.
+      if (names.length > 0)
+        launchEnv ??= { ...parseLaunchEnv(readText(paths.agentEnv) ?? ''), ...readRunVars(root, id) };
       for (const n of names) if (launchEnv?.[n] !== undefined) vars[n] = launchEnv[n];
       createDelivery(root, newDelivery(event, line.offset, target, vars, policy, now));
     }

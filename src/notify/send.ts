@@ -2,6 +2,7 @@ import { runWithInput, type CommandResult } from '../adapters/command.js';
 import { postHttp } from '../adapters/http.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { LocalTime } from '../core/local-time.js';
+import { maskSecrets } from '../core/mask.js';
 import type { Outcome } from '../core/notify/delivery.js';
 import type { NotifyEvent } from '../core/notify/events.js';
 import { commandCall, desktopCall, webhookRequest } from '../core/notify/format.js';
@@ -89,8 +90,9 @@ function printable(text: string): string {
   return oneLine(first.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '), 160);
 }
 
+/** The values it was given, and every URL's password and query values, masked. */
 function scrub(text: string, vars: Record<string, string | undefined>): string {
-  let out = text;
+  let out = maskSecrets(text);
   for (const v of Object.values(vars)) if (v && v.length >= 4) out = out.split(v).join('***');
   return out;
 }

@@ -11,7 +11,9 @@ import {
 import { isAlive, startTimeOf } from '../adapters/processes.js';
 import { appendEvent } from '../adapters/store.js';
 import { localTime } from '../core/local-time.js';
+import { maskSecrets } from '../core/mask.js';
 import { afterAttempt, isDue, LOST_ATTEMPT, nextAttempt, type Delivery } from '../core/notify/delivery.js';
+import type { NotifyTarget } from '../core/notify/targets.js';
 import { runPaths } from '../core/run/paths.js';
 import { sendTo } from './send.js';
 
@@ -33,8 +35,14 @@ export interface DeliverReport {
   said: string;
 }
 
+/**
+ * `targets`: the person's configured ones. A delivery names its target by id only as far as the
+ * sender is concerned: what is run or posted to is the configured target of that id, never what
+ * the file says (a delivery whose target is no longer configured is given up).
+ */
 export async function deliverDue(
   root: string,
+  targets: readonly NotifyTarget[],
   env: Record<string, string | undefined>,
   now: Clock,
   platform: string,
@@ -56,7 +64,7 @@ export async function deliverDue(
     [...byTarget.values()].map(async (list) => {
       list.sort((a, b) => a.event.at.localeCompare(b.event.at) || a.key.localeCompare(b.key));
       for (const d of list) {
-        const r = await deliverOne(root, d.key, claims.get(d.key) ?? 0, owner, env, now, platform);
+        const r = await deliverOne(root, d.key, claims.get(d.key) ?? 0, owner, targets, env, now, platform);
         if (r) reports.push(r);
         if (r && r.status !== 'sent') break;
       }
@@ -70,6 +78,7 @@ async function deliverOne(
   key: string,
   highestClaim: number,
   owner: string,
+  targets: readonly NotifyTarget[],
   env: Record<string, string | undefined>,
   now: Clock,
   platform: string,
@@ -88,10 +97,13 @@ async function deliverOne(
   if (!current || current.status !== 'pending' || current.attempts >= next.claim) return null;
 
   let updated: Delivery;
-  if (next.lost && next.claim - 1 >= current.policy.tries) {
+  const target = targets.find((t) => t.id === current.target.id);
+  if (!target) {
+    updated = afterAttempt(current, next.claim, { ok: false, error: NOT_CONFIGURED, permanent: true }, now());
+  } else if (next.lost && next.claim - 1 >= current.policy.tries) {
     updated = afterAttempt(current, next.claim - 1, { ok: false, error: LOST_ATTEMPT }, now());
   } else {
-    const outcome = await sendTo(current.target, current.event, {
+    const outcome = await sendTo(target, current.event, {
       vars: current.vars,
       env,
       timeoutMs: current.policy.timeout * 1000,
@@ -113,11 +125,13 @@ async function deliverOne(
   };
 }
 
+const NOT_CONFIGURED = 'its target is no longer among the notify: targets of config.yaml';
+
 /** The sentence the night's story shows for it. */
 export function giveUpReason(d: Delivery): string {
   const tries = `${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}`;
   const notice = `the ${d.event.event} notice to ${d.target.label}`;
-  return `${notice} was given up after ${tries}: ${d.lastError ?? '?'}`;
+  return `${notice} was given up after ${tries}: ${maskSecrets(d.lastError ?? '?')}`;
 }
 
 /** A notice given up for good goes into the run's own story; status warns about it too. */
@@ -131,7 +145,7 @@ function recordGiveUp(root: string, d: Delivery, at: Date): void {
       event: d.event.event,
       transition: d.event.at,
       target: d.target.label,
-      error: d.lastError,
+      error: d.lastError === undefined ? undefined : maskSecrets(d.lastError),
       tries: d.attempts,
     });
   } catch {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 
 import { removeTmuxSession, stopAgent, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
 import { readText, writeFileAtomic } from '../adapters/files.js';
+import { removeRunVars } from '../adapters/outbox.js';
 import { isAlive, stopGraceOf } from '../adapters/processes.js';
 import { markFinished } from '../adapters/run-index.js';
 import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
@@ -90,6 +91,7 @@ export async function finalizeFinished(
   if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
+  removeRunVars(dirname(paths.workspace), id);
   if (spec) {
     const obs = await observe(paths, spec, async () => new Map(), process.env, now);
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };

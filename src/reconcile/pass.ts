@@ -44,9 +44,10 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
   const rp = rootPaths(root);
   // A root that is not there yet has no runs; one that cannot be written is said in one line.
   if (!usableRunsRoot(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
-  // Notifications cost a pass nothing (not even loading their code) without targets or an outbox.
+  // Notifications cost a pass nothing (not even loading their code) without targets. Without
+  // them the outbox is not touched either: nothing in it is sent (status and doctor say so).
   const notify =
-    opts.dryRun || (settings.notify.length === 0 && !exists(rp.notify))
+    opts.dryRun || settings.notify.length === 0
       ? null
       : {
           ...(await import('../notify/queue.js')),
@@ -99,7 +100,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
     await release?.();
   }
   // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
-  // earlier pass are sent too, even when no target is configured any more.
+  // earlier pass are sent to the configured target of their id only.
   if (notify) await notify.dispatchDue(root, io.env, io.now());
   return { ran: true, outcomes };
 

@@ -1,4 +1,5 @@
 import { exists } from '../adapters/files.js';
+import { runDirProblem } from '../adapters/owner.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
@@ -48,6 +49,10 @@ export async function reconcileRun(
     if (!opts.dryRun) markRemoved(ctx.root, id, null, ctx.io.now());
     return undefined;
   }
+  // A run another user can write into is not supervised (status shows it broken, with the fix);
+  // the other runs go on. Not even its transitions are queued: they could be planted.
+  const unsafe = runDirProblem(paths);
+  if (unsafe) return { id, action: 'skipped', message: `skipped: ${unsafe}` };
   const clock = lazyLocalTime();
   try {
     if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier)) !== null)

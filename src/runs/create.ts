@@ -1,10 +1,12 @@
 import { rmSync } from 'node:fs';
 
 import { startSession } from '../adapters/agent.js';
+import { removeRunVars, saveRunVars } from '../adapters/outbox.js';
 import { markLive, markRemoved } from '../adapters/run-index.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { OperationalError } from '../core/errors.js';
+import { secretVarsOf } from '../core/notify/targets.js';
 import { runPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { rememberDigestVars } from '../notify/digest.js';
@@ -20,7 +22,20 @@ export async function createRun(
   settings: Settings,
   seed: Seed = {},
 ): Promise<void> {
-  await createWorkspace(root, spec, io.env, seed);
+  // What notification targets name (tokens, webhook URLs) is kept for them, never given the agent.
+  const secret = secretVarsOf(settings.notify).filter((n) => io.env[n] !== undefined);
+  const agentEnv = { ...io.env };
+  for (const n of secret) delete agentEnv[n];
+  if (secret.length > 0) {
+    saveRunVars(root, spec.id, Object.fromEntries(secret.map((n) => [n, io.env[n] as string])));
+    io.stderr(`note: withheld from the agent's environment (named by notify: targets): ${secret.join(', ')}`);
+  }
+  try {
+    await createWorkspace(root, spec, agentEnv, seed);
+  } catch (err) {
+    removeRunVars(root, spec.id);
+    throw err;
+  }
   const paths = runPaths(root, spec.id);
   try {
     // Passes look at live runs only: this one is among them before its agent can start.
@@ -38,6 +53,7 @@ export async function createRun(
     // Nothing was produced yet: a run that never started is removed, not left half made.
     rmSync(paths.workspace, { recursive: true, force: true });
     rmSync(paths.agentEnv, { force: true });
+    removeRunVars(root, spec.id);
     if (spec.repo) await (seed.worktree ?? newBranchWork(spec.repo)).undo();
     markRemoved(root, spec.id, null, spec.startedAt);
     throw new OperationalError(`could not start the agent: ${(err as Error).message}`);

@@ -1,3 +1,4 @@
+import { maskSecrets } from '../mask.js';
 import type { NotifyEvent } from './events.js';
 import type { NotifyTarget } from './targets.js';
 
@@ -154,7 +155,8 @@ export function removable(d: Delivery, scannedTo: number | null, now: Date): boo
 /** The line status shows for a delivery that has failed, once or for good; null when it has not. */
 export function failureWarning(d: Delivery): string | null {
   if (!d.lastError || d.status === 'sent') return null;
-  const head = `notifications failing: ${d.target.label}: ${d.lastError}`;
+  // Masked again: a record written by an older version may hold a URL whole.
+  const head = `notifications failing: ${d.target.label}: ${maskSecrets(d.lastError)}`;
   if (d.status === 'failed')
     return `${head} (the ${d.event.event} notice was given up after ${plural(d.attempts, 'try', 'tries')})`;
   return `${head} (${plural(d.attempts, 'try', 'tries')} of ${d.policy.tries}; later passes try again)`;

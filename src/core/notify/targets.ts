@@ -68,6 +68,14 @@ export function varsOf(target: NotifyTarget): string[] {
   return [...new Set(names)];
 }
 
+/**
+ * The variables any target names: kept out of the agent's environment (they hold tokens and
+ * webhook URLs), kept for the notifications alone.
+ */
+export function secretVarsOf(targets: readonly NotifyTarget[]): string[] {
+  return [...new Set(targets.flatMap(varsOf))].sort();
+}
+
 /** `${NAME}` replaced from `vars`; the first name that has no value, if any. */
 export function expandVars(
   text: string,

@@ -1,6 +1,8 @@
 // What can be wrong with the runs root, said in one line that names the path, the problem and the
 // fix; and the words for a filesystem error code, so no command ever prints errno text. Pure.
 
+import { describeOwnerProblem, type OwnerProblem } from './owner.js';
+
 export type RootProblem =
   /** `path` (the root itself or a directory above it) is a file. */
   | { kind: 'file'; root: string; path: string }
@@ -10,6 +12,8 @@ export type RootProblem =
   | { kind: 'not-writable'; root: string; path: string }
   | { kind: 'not-readable'; root: string; path: string }
   | { kind: 'full'; root: string }
+  /** Another user owns it or can write in it. */
+  | { kind: 'owner'; root: string; problem: OwnerProblem }
   | { kind: 'other'; root: string; path: string; code: string };
 
 const MOVE = 'or set OVERNIGHT_HOME (or runs_dir: in config.yaml) to another directory';
@@ -37,6 +41,8 @@ export function describeRootProblem(p: RootProblem): string {
       return `${root} cannot be read: ${p.path} is not readable by you; give yourself access, ${MOVE}`;
     case 'full':
       return `${root} is on a full disk (no space left); free some space, ${MOVE}`;
+    case 'owner':
+      return describeOwnerProblem(root, p.problem);
     case 'other':
       return `${root} cannot be used: ${p.path}: ${fsErrorWords(p.code)}`;
   }

@@ -1,3 +1,4 @@
+import { maskSecrets } from '../mask.js';
 import type { RunEvent } from '../run/events.js';
 import type { RestartEntry } from '../run/types.js';
 import { sessionCosts, sessionEnd } from './session-end.js';
@@ -120,7 +121,7 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
         break;
       // A notification that never got through: the morning should know it was not told.
       case 'notify-failed':
-        out.push({ at: e.at, kind: 'warning', session: null, text: e.reason });
+        out.push({ at: e.at, kind: 'warning', session: null, text: maskSecrets(e.reason) });
         break;
       case 'wrong-conversation':
         out.push({

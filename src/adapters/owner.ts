@@ -1,0 +1,31 @@
+import { lstatSync, statSync } from 'node:fs';
+
+import { describeOwnerProblem, ownerProblem, type OwnerProblem } from '../core/run/owner.js';
+import type { RunPaths } from '../core/run/paths.js';
+
+// Who owns and who can write what a pass reads: the runs root, a run's directories, an outbox file.
+
+/** This user's uid; null where there are none (Windows). */
+export const myUid = (): number | null => process.getuid?.() ?? null;
+
+/** The problem with `path` (followed if a link); null when it is fine or does not exist. */
+export function ownerProblemAt(path: string, follow = true): OwnerProblem | null {
+  try {
+    const st = follow ? statSync(path) : lstatSync(path);
+    return ownerProblem({ path, uid: st.uid, mode: st.mode & 0o777 }, myUid());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a run's directory (and its records, where they are) must not be used, in one line with the
+ * fix; null when only the person can write them.
+ */
+export function runDirProblem(paths: Pick<RunPaths, 'workspace' | 'state'>): string | null {
+  const dir = ownerProblemAt(paths.workspace);
+  if (dir) return describeOwnerProblem(`the run's directory ${paths.workspace}`, dir);
+  const records = ownerProblemAt(paths.state);
+  if (records) return describeOwnerProblem(`the run's records ${paths.state}`, records);
+  return null;
+}

@@ -47,6 +47,8 @@ export interface Continued {
   continuation: Continuation;
   /** Files carried over in findings/. */
   findings: number;
+  /** Files of the earlier run not carried: links (never followed) and other files that are not regular. */
+  skipped: string[];
 }
 
 export async function continueRun(req: ContinueRequest, io: Io): Promise<Continued> {
@@ -124,7 +126,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       claudeMd: renderClaudeMd({ ...spec, repo: briefingRepo, continued }),
       questions: left.questions ?? QUESTIONS_HEADER,
       fill(at) {
-        copyLeft(old, { findings: at(paths.findings), previousReport: at(paths.previousReport) });
+        copyLeft(old, left, { findings: at(paths.findings), previousReport: at(paths.previousReport) });
         writeFileAtomic(at(paths.continuation), serializeContinuation(c));
         const how = c.fork ? 'resumed' : 'handed over';
         const reason = `continues ${from.id} (its conversation ${how}${c.why ? `: ${c.why}` : ''})`;
@@ -151,6 +153,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       from: { id: from.id, workspace: old.workspace },
       continuation: c,
       findings: left.findings,
+      skipped: left.skipped,
     };
   } finally {
     await release();

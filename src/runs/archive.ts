@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { exists, mtime } from '../adapters/files.js';
+import { exists, mtime, present } from '../adapters/files.js';
 import { recordedTree } from '../adapters/git-worktree.js';
 import { removeWorktree, uncommitted, type GitTree } from '../adapters/git.js';
 import { markRemoved } from '../adapters/run-index.js';
@@ -122,16 +122,6 @@ export async function planRemoval(dir: string, id: string, root = dir): Promise<
     uncommitted: changes,
     leftAlone,
   };
-}
-
-/** Something is at `path`, a dangling link included. */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

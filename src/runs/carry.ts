@@ -1,6 +1,7 @@
-import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+import { present } from '../adapters/files.js';
 import { directoryInside, readTextInside, regularInside } from '../adapters/inside.js';
 import { readSessionLogs } from '../adapters/store.js';
 import { findTranscript } from '../adapters/transcript.js';
@@ -61,16 +62,6 @@ export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
     skipped,
     findingFiles,
   };
-}
-
-/** Something is at `path` (a dangling link included). */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The regular files below `dir` (into `files`, relative to findings/), and what is not (`skipped`). */

@@ -21,7 +21,7 @@ import type { RunSpec } from '../core/run/types.js';
 import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
-import { createRun } from './create.js';
+import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
 import { agentTools, CLI_PATH, endTime } from './launch.js';
 
@@ -86,8 +86,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
     const conversation = resumable(old, earlier, configDirOf(io.env), limits.maxTranscript);
     const handover = earlier.repo ? await checkHandover(from.id, earlier.repo) : null;
 
-    const taken = (id: string) => runExists(root, id);
-    const id = uniqueRunId(runId(now, slugify(req.name ?? earlier.name ?? earlier.task)), taken);
+    const id = uniqueRunId(runId(now, slugify(req.name ?? earlier.name ?? earlier.task)), idTaken(root));
     const spec: RunSpec = {
       ...earlier,
       id,

@@ -3,6 +3,7 @@ import {
   existsSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   openSync,
   readFileSync,
   readSync,
@@ -134,6 +135,16 @@ export function readText(path: string): string | null {
 
 export function exists(path: string): boolean {
   return existsSync(path);
+}
+
+/** Something is at `path`, whatever it is: a dangling link too (which `exists` does not see). */
+export function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function mtime(path: string): Date | null {

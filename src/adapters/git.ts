@@ -4,7 +4,9 @@ import type { Commit } from '../core/status/repo.js';
 
 // Thin adapter over git: argv only, never a shell string. Variables that would point git at
 // another repository are dropped, and optional locks are off, so that reading a repository
-// (`git status`) never rewrites the person's index.
+// (`git status`) never rewrites the person's index. A run's worktree is the agent's to write: git
+// is pointed at its git dir from overnight's own record (never through the worktree's `.git`), and
+// no setting can make git run a command of the agent's there (fsmonitor, hooks, pager).
 
 const ELSEWHERE = [
   'GIT_DIR',
@@ -15,7 +17,30 @@ const ELSEWHERE = [
   'GIT_ALTERNATE_OBJECT_DIRECTORIES',
   'GIT_NAMESPACE',
   'GIT_PREFIX',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_EXTERNAL_DIFF',
 ];
+
+/** Settings on every call, over any config file: nothing git would run as a command of its own. */
+const SAFE = [
+  '--no-pager',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'diff.external=',
+];
+
+/** A worktree as overnight recorded it: its git dir and its files, never found from its `.git`. */
+export interface GitTree {
+  gitDir: string;
+  workTree: string;
+}
 
 export interface GitRun {
   code: number;
@@ -24,10 +49,19 @@ export interface GitRun {
   error: string;
 }
 
-export async function git(cwd: string, args: string[]): Promise<GitRun> {
-  const env: Record<string, string | undefined> = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+/** git in `at`: a directory of the person's (their checkout), or a run's worktree as recorded. */
+export async function git(at: string | GitTree, args: string[]): Promise<GitRun> {
+  const env: Record<string, string | undefined> = {
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+  };
   for (const name of ELSEWHERE) env[name] = undefined;
-  const r = await execa('git', ['-C', cwd, ...args], { env, reject: false, stdin: 'ignore' });
+  const where =
+    typeof at === 'string' ? ['-C', at] : [`--git-dir=${at.gitDir}`, `--work-tree=${at.workTree}`];
+  const cwd = typeof at === 'string' ? undefined : at.gitDir;
+  const r = await execa('git', [...SAFE, ...where, ...args], { env, cwd, reject: false, stdin: 'ignore' });
   const stderr = String(r.stderr ?? '').trim();
   const error = stderr.split('\n').find((l) => /^(fatal|error):/.test(l)) ?? stderr.split('\n')[0] ?? '';
   if (r.failed && r.exitCode === undefined) throw new Error(`git could not be run: ${r.shortMessage}`);
@@ -67,9 +101,12 @@ export async function isBranchName(repo: string, branch: string): Promise<boolea
   return !branch.startsWith('-') && (await git(repo, ['check-ref-format', '--branch', branch])).code === 0;
 }
 
-/** Paths with uncommitted changes (untracked ones included), as `git status --porcelain` lists them. */
-export async function uncommitted(repo: string): Promise<string[]> {
-  const r = await git(repo, ['status', '--porcelain', '--untracked-files=normal']);
+/**
+ * Paths with uncommitted changes (untracked ones included), as `git status --porcelain` lists them.
+ * Submodules are not looked into: their `.git` would be the agent's in a run's worktree.
+ */
+export async function uncommitted(at: string | GitTree): Promise<string[]> {
+  const r = await git(at, ['status', '--porcelain', '--untracked-files=normal', '--ignore-submodules=all']);
   return r.code === 0 ? r.stdout.split('\n').filter((l) => l.trim() !== '') : [];
 }
 
@@ -159,14 +196,14 @@ export async function worktrees(repo: string): Promise<WorktreeEntry[]> {
 }
 
 /** Leaves a worktree on its commit, detached: its branch is free, its files stay as they are. */
-export async function detachWorktree(worktree: string): Promise<void> {
-  const r = await git(worktree, ['checkout', '--quiet', '--detach']);
-  if (r.code !== 0) throw new Error(`git checkout --detach failed in ${worktree}: ${r.error}`);
+export async function detachWorktree(tree: GitTree): Promise<void> {
+  const r = await git(tree, ['checkout', '--quiet', '--detach']);
+  if (r.code !== 0) throw new Error(`git checkout --detach failed in ${tree.workTree}: ${r.error}`);
 }
 
 /** Puts a detached worktree back on `branch` (only where that changes no file: the same commit). */
-export async function reattachWorktree(worktree: string, branch: string): Promise<void> {
-  await git(worktree, ['checkout', '--quiet', branch, '--']);
+export async function reattachWorktree(tree: GitTree, branch: string): Promise<void> {
+  await git(tree, ['checkout', '--quiet', branch, '--']);
 }
 
 /**

@@ -29,7 +29,14 @@ export async function continueCommand(run: string, opts: ContinueOptions, io: Io
     throw new UsageError(
       `--task-file ${opts.taskFile} is empty; write the notes for the night in it, or leave it out`,
     );
-  const { spec, root, from, continuation: c, findings } = await continueRun({ ...opts, run, notes }, io);
+  const {
+    spec,
+    root,
+    from,
+    continuation: c,
+    findings,
+    skipped,
+  } = await continueRun({ ...opts, run, notes }, io);
   const now = io.now();
   const paths = runPaths(root, spec.id);
   const night = nightWarnings(io, root, now);
@@ -40,6 +47,16 @@ export async function continueCommand(run: string, opts: ContinueOptions, io: Io
       `note: no question in ${from.workspace}/questions.md has an answer (a line "Answer: ..." under it); ` +
         'the follow-up carries on from the findings and its best guesses',
     );
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, 8).join(', ');
+    const more = skipped.length > 8 ? `, and ${skipped.length - 8} more` : '';
+    warnings.push(
+      safeLine(
+        `note: not carried from ${from.id}, as they are links or not regular files (never followed): ` +
+          `${shown}${more}`,
+      ),
+    );
+  }
   if (opts.json) {
     const repo = spec.repo && {
       repo: spec.repo.path,

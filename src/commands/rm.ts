@@ -18,7 +18,7 @@ export async function rmCommand(name: string, opts: RmOptions, io: Io): Promise<
   const root = (await settingsWithWarnings(io)).runsDir;
   usableRunsRoot(root, 'write');
   const run = await resolveRun(name, root, io, 'any');
-  const plan = await planRemoval(run.root, run.id);
+  const plan = await planRemoval(run.root, run.id, root);
   if (!opts.yes) {
     if (!io.ask)
       throw new UsageError(
@@ -53,6 +53,7 @@ function what(plan: Removal): string[] {
     const lost = plan.uncommitted > 0 ? `, and ${plan.uncommitted} uncommitted changes in it` : '';
     lines.push(`  the worktree ${plan.repo.worktree}${lost}`);
   }
+  if (plan.leftAlone) lines.push(`The worktree stays: ${plan.leftAlone}.`);
   if (plan.repo) lines.push(`The branch ${plan.repo.branch} stays in ${plan.repo.path}.`);
   return lines;
 }

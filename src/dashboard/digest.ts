@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { mtime, writeFileAtomic } from '../adapters/files.js';
+import { readInside } from '../adapters/inside.js';
 import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { reportHead } from '../core/digest/report.js';
@@ -42,23 +43,10 @@ export function runsInWindow(root: string, since: Date): string[] {
   });
 }
 
+/** The head of REPORT.md, when it is a regular file inside the run (a link out is not followed). */
 function readReport(paths: RunPaths): DigestRun['report'] {
-  let fd: number;
-  try {
-    fd = openSync(paths.report, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(REPORT_HEAD_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString('utf8');
-    return { path: paths.report, head: reportHead(text, 6, n < buf.length) };
-  } catch {
-    return { path: paths.report, head: [] };
-  } finally {
-    closeSync(fd);
-  }
+  const got = readInside(paths.workspace, paths.report, REPORT_HEAD_BYTES);
+  return got ? { path: paths.report, head: reportHead(got.text, 6, got.whole) } : null;
 }
 
 function digestRun(row: StatusRow, paths: RunPaths): DigestRun {

@@ -23,6 +23,10 @@ export async function withCommits<R extends RepoRow>(rows: readonly R[]): Promis
 export async function branchDetails(r: RepoRow): Promise<BranchDetails> {
   if (!r.repo || !r.base || !r.branch) return { diffstat: [], worktree: 'gone' };
   const { diffstat, uncommitted } = await import('../adapters/git.js');
-  const worktree = r.worktree && exists(r.worktree) ? (await uncommitted(r.worktree)).length : 'gone';
+  const { recordedTree } = await import('../adapters/git-worktree.js');
+  // git sees the worktree through the git dir the repository lists for it, never its own `.git`.
+  const tree =
+    r.worktree && exists(r.worktree) ? await recordedTree({ path: r.repo, worktree: r.worktree }) : null;
+  const worktree = tree ? (await uncommitted(tree)).length : 'gone';
   return { diffstat: r.commits ? await diffstat(r.repo, r.base, r.branch, 20, r.handedOver) : [], worktree };
 }

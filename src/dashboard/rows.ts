@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 
-import { mtime, readText } from '../adapters/files.js';
+import { mtime } from '../adapters/files.js';
+import { readTextInside } from '../adapters/inside.js';
 import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpen, parseQuestions } from '../core/agent/questions.js';
@@ -61,6 +62,8 @@ export function countsStamp(paths: RunPaths): string {
 export function countFindings(dir: string): number {
   let entries;
   try {
+    // findings/ as a link to a directory elsewhere is not the run's: nothing in it is counted.
+    if (!lstatSync(dir).isDirectory()) return 0;
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return 0;
@@ -76,7 +79,7 @@ export function countFindings(dir: string): number {
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpen(parseQuestions(readText(paths.questions) ?? ''));
+    return countOpen(parseQuestions(readTextInside(paths.workspace, paths.questions) ?? ''));
   } catch {
     return 0;
   }

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 
 import { mtime, readText } from '../adapters/files.js';
+import { readTextInside } from '../adapters/inside.js';
 import {
   readExitRecord,
   readRestarts,
@@ -46,7 +47,9 @@ function attempt<T>(read: () => T, otherwise: T): T {
 }
 
 export function readQuestions(paths: RunPaths): Question[] {
-  return rankQuestions(attempt(() => parseQuestions(readText(paths.questions) ?? ''), []));
+  return rankQuestions(
+    attempt(() => parseQuestions(readTextInside(paths.workspace, paths.questions) ?? ''), []),
+  );
 }
 
 export function readStory(paths: RunPaths, row: StoryRow): Story {

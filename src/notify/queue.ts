@@ -1,5 +1,6 @@
 import { readLinesFrom, readOffset, writeOffset } from '../adapters/events-log.js';
-import { exists, readText } from '../adapters/files.js';
+import { readText } from '../adapters/files.js';
+import { regularInside } from '../adapters/inside.js';
 import { createDelivery, readRunVars } from '../adapters/outbox.js';
 import { readSpec } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
@@ -121,5 +122,10 @@ async function runFacts(id: string, paths: RunPaths): Promise<RunFacts> {
   } catch {
     // a run whose run.yaml is unusable still tells its news
   }
-  return { id, workspace: paths.workspace, report: exists(paths.report) ? paths.report : null, task };
+  return {
+    id,
+    workspace: paths.workspace,
+    report: regularInside(paths.workspace, paths.report) ? paths.report : null,
+    task,
+  };
 }

@@ -6,10 +6,11 @@ import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
+import { rootTempDirs, sweepTemps } from '../adapters/temps.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { describeIoError } from '../core/io-error.js';
-import { rootPaths } from '../core/run/paths.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
 import { RECHECK, reconcileRun, type Outcome } from './run.js';
 
@@ -87,6 +88,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       // The morning digest, once a day per target that subscribes to it, after its local time.
       if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
       if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
+      if (!opts.dryRun && !ctx.lockLost) sweepLeftovers(root, ids, io.now());
     } catch (err) {
       failure = err;
     }
@@ -130,6 +132,12 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
     }
     return ids;
   }
+}
+
+/** Temp files of killed writers: in the root, its dot-dirs, and the records of the runs looked at. */
+function sweepLeftovers(root: string, ids: readonly string[], now: Date): void {
+  for (const dir of rootTempDirs(root)) sweepTemps(dir, now);
+  for (const id of ids) sweepTemps(runPaths(root, id).state, now);
 }
 
 /** The heartbeat: when this pass ran, what it found, and since when passes fail, if they do. */

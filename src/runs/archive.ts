@@ -1,8 +1,9 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
-import { exists, mtime } from '../adapters/files.js';
-import { removeWorktree, uncommitted } from '../adapters/git.js';
+import { exists, mtime, present } from '../adapters/files.js';
+import { recordedTree } from '../adapters/git-worktree.js';
+import { removeWorktree, uncommitted, type GitTree } from '../adapters/git.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
@@ -78,13 +79,21 @@ export interface Removal {
   id: string;
   workspace: string;
   repo: RunSpec['repo'];
-  /** The worktree is still there to delete. */
+  /** The worktree is still there to delete, and git lists it as overnight made it. */
   worktree: boolean;
+  /** git's view of it: its git dir from overnight's records, matched against the repository's. */
+  tree: GitTree | null;
   /** Uncommitted changes in the worktree, which go with it. */
   uncommitted: number;
+  /** Why a worktree that is there is left alone, with what the person can run. */
+  leftAlone: string | null;
 }
 
-export async function planRemoval(dir: string, id: string): Promise<Removal> {
+/**
+ * `dir` is where the run is (the runs root or its archive); `root` the runs root, under which
+ * overnight made the run's worktree (`worktrees/<run id>`): the only one rm ever removes.
+ */
+export async function planRemoval(dir: string, id: string, root = dir): Promise<Removal> {
   mustBeFinished(dir, id, 'rm');
   const paths = runPaths(dir, id);
   let repo: RunSpec['repo'] = null;
@@ -93,9 +102,31 @@ export async function planRemoval(dir: string, id: string): Promise<Removal> {
   } catch {
     // a run whose run.yaml is unusable is deleted all the same; it names no worktree then
   }
-  const worktree = repo !== null && exists(repo.worktree);
-  const changes = repo && worktree ? (await uncommitted(repo.worktree)).length : 0;
-  return { id, workspace: paths.workspace, repo, worktree, uncommitted: changes };
+  const made = join(rootPaths(root).worktrees, id);
+  const there = repo !== null && present(made);
+  let tree: GitTree | null = null;
+  let leftAlone: string | null = null;
+  if (repo && resolve(repo.worktree) !== made)
+    leftAlone =
+      `the run's record names the worktree ${repo.worktree}, not ${made} where overnight made it; ` +
+      'nothing of it was removed';
+  else if (repo && there) {
+    tree = await recordedTree({ ...repo, worktree: made });
+    if (!tree)
+      leftAlone =
+        `${made} is not a worktree ${repo.path} lists as overnight made it; it was left as it is ` +
+        `(look at it, then \`git -C ${repo.path} worktree remove --force ${made}\` or delete it yourself)`;
+  }
+  const changes = tree ? (await uncommitted(tree)).length : 0;
+  return {
+    id,
+    workspace: paths.workspace,
+    repo,
+    worktree: tree !== null,
+    tree,
+    uncommitted: changes,
+    leftAlone,
+  };
 }
 
 /**
@@ -106,14 +137,16 @@ export async function removeRun(dir: string, r: Removal, now: Date): Promise<str
   const paths = runPaths(dir, r.id);
   // Deleted at the person's word: what it would have told them is theirs already.
   await settle(r.id, paths, now, undefined);
-  const notes: string[] = [];
-  if (r.repo && r.worktree) {
+  const notes: string[] = r.leftAlone ? [r.leftAlone] : [];
+  // Only through git, only the worktree overnight made: never a delete of a path read from a file.
+  if (r.repo && r.tree) {
     try {
-      await removeWorktree(r.repo.path, r.repo.worktree);
+      await removeWorktree(r.repo.path, r.tree.workTree);
     } catch (err) {
-      // The repository moved or is gone: the directory goes all the same; git forgets it on prune.
-      rmSync(r.repo.worktree, { recursive: true, force: true });
-      notes.push(`${(err as Error).message}; deleted ${r.repo.worktree} itself`);
+      notes.push(
+        `${(err as Error).message}; the worktree ${r.tree.workTree} was left as it is ` +
+          `(\`git -C ${r.repo.path} worktree remove --force ${r.tree.workTree}\` removes it)`,
+      );
     }
   }
   const doomed = join(dir, `.removing-${r.id}-${process.pid}`);

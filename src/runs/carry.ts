@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { constants, copyFileSync, mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-import { exists, readText } from '../adapters/files.js';
+import { present } from '../adapters/files.js';
+import { directoryInside, readTextInside, regularInside } from '../adapters/inside.js';
 import { readSessionLogs } from '../adapters/store.js';
 import { findTranscript } from '../adapters/transcript.js';
 import { parseQuestions } from '../core/agent/questions.js';
@@ -13,7 +14,8 @@ import { countFindings } from '../dashboard/rows.js';
 
 // What a finished run leaves for the night after: its questions and the person's answers, its
 // findings and report, its last words, and whether its conversation can be resumed. Read only:
-// the earlier run is never changed.
+// the earlier run is never changed. Only regular files inside the earlier run are read or copied:
+// a link the agent made (to a file outside, or anywhere) is skipped and named, never followed.
 
 export interface Left {
   questions: string | null;
@@ -24,10 +26,22 @@ export interface Left {
   lastWords: string | null;
   /** The earlier conversation's running cost, where a fork of it starts counting. */
   costUsd: number;
+  /** Files of the run's that are links or not regular files, relative to the run: not carried. */
+  skipped: string[];
+  /** The regular files of findings/ to carry, relative to it. */
+  findingFiles: string[];
 }
 
 export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
-  const questions = readText(paths.questions);
+  const skipped: string[] = [];
+  const questions = readTextInside(paths.workspace, paths.questions);
+  if (questions === null && present(paths.questions)) skipped.push('questions.md');
+  const report = regularInside(paths.workspace, paths.report);
+  if (!report && present(paths.report)) skipped.push('REPORT.md');
+  const findingFiles: string[] = [];
+  if (directoryInside(paths.workspace, paths.findings))
+    walk(paths.workspace, paths.findings, '', findingFiles, skipped);
+  else if (present(paths.findings)) skipped.push('findings');
   const all = parseQuestions(questions ?? '');
   const answered = all.flatMap((q) => (q.answered && q.answer ? [{ title: q.title, answer: q.answer }] : []));
   let logs: ReturnType<typeof readSessionLogs> = [];
@@ -42,20 +56,54 @@ export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
     answered,
     open: all.filter((q) => !q.answered).length,
     findings: countFindings(paths.findings),
-    report: exists(paths.report),
+    report,
     lastWords: lastWords(logs),
     costUsd: last?.costUsd ?? 0,
+    skipped,
+    findingFiles,
   };
 }
 
-/** Copies of what the next night starts from: findings/ whole, the report as previous/REPORT.md. */
-export function copyLeft(from: RunPaths, to: { findings: string; previousReport: string }): void {
-  if (exists(from.findings))
-    cpSync(from.findings, to.findings, { recursive: true, preserveTimestamps: true });
-  if (exists(from.report)) {
-    mkdirSync(dirname(to.previousReport), { recursive: true, mode: 0o700 });
-    cpSync(from.report, to.previousReport, { preserveTimestamps: true });
+/** The regular files below `dir` (into `files`, relative to findings/), and what is not (`skipped`). */
+function walk(run: string, dir: string, rel: string, files: string[], skipped: string[]): void {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const at = join(dir, e.name);
+    const name = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory() && directoryInside(run, at)) walk(run, at, name, files, skipped);
+    else if (e.isFile() && regularInside(run, at)) files.push(name);
+    else skipped.push(`findings/${name}`);
   }
+}
+
+/**
+ * Copies one regular file of the earlier run (bytes as they are), its time kept; false when it is
+ * no longer one. The earlier run is finished: no agent changes it meanwhile.
+ */
+function copyRegular(run: string, from: string, to: string): boolean {
+  if (!regularInside(run, from)) return false;
+  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  copyFileSync(from, to, constants.COPYFILE_EXCL);
+  try {
+    const st = statSync(from);
+    utimesSync(to, st.atime, st.mtime);
+  } catch {
+    // the copy stands without its time
+  }
+  return true;
+}
+
+/**
+ * Copies of what the next night starts from: findings/' regular files, the report as
+ * previous/REPORT.md. Links are not recreated and their targets not copied.
+ */
+export function copyLeft(
+  from: RunPaths,
+  left: Pick<Left, 'findingFiles' | 'report'>,
+  to: { findings: string; previousReport: string },
+): void {
+  for (const f of left.findingFiles)
+    copyRegular(from.workspace, join(from.findings, f), join(to.findings, f));
+  if (left.report) copyRegular(from.workspace, from.report, to.previousReport);
 }
 
 /**

@@ -21,7 +21,7 @@ import type { RunSpec } from '../core/run/types.js';
 import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
-import { createRun } from './create.js';
+import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
 import { agentTools, CLI_PATH, endTime } from './launch.js';
 
@@ -47,6 +47,8 @@ export interface Continued {
   continuation: Continuation;
   /** Files carried over in findings/. */
   findings: number;
+  /** Files of the earlier run not carried: links (never followed) and other files that are not regular. */
+  skipped: string[];
 }
 
 export async function continueRun(req: ContinueRequest, io: Io): Promise<Continued> {
@@ -84,8 +86,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
     const conversation = resumable(old, earlier, configDirOf(io.env), limits.maxTranscript);
     const handover = earlier.repo ? await checkHandover(from.id, earlier.repo) : null;
 
-    const taken = (id: string) => runExists(root, id);
-    const id = uniqueRunId(runId(now, slugify(req.name ?? earlier.name ?? earlier.task)), taken);
+    const id = uniqueRunId(runId(now, slugify(req.name ?? earlier.name ?? earlier.task)), idTaken(root));
     const spec: RunSpec = {
       ...earlier,
       id,
@@ -124,7 +125,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       claudeMd: renderClaudeMd({ ...spec, repo: briefingRepo, continued }),
       questions: left.questions ?? QUESTIONS_HEADER,
       fill(at) {
-        copyLeft(old, { findings: at(paths.findings), previousReport: at(paths.previousReport) });
+        copyLeft(old, left, { findings: at(paths.findings), previousReport: at(paths.previousReport) });
         writeFileAtomic(at(paths.continuation), serializeContinuation(c));
         const how = c.fork ? 'resumed' : 'handed over';
         const reason = `continues ${from.id} (its conversation ${how}${c.why ? `: ${c.why}` : ''})`;
@@ -151,6 +152,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       from: { id: from.id, workspace: old.workspace },
       continuation: c,
       findings: left.findings,
+      skipped: left.skipped,
     };
   } finally {
     await release();

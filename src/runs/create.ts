@@ -1,19 +1,34 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { startSession } from '../adapters/agent.js';
+import { present } from '../adapters/files.js';
 import { removeRunVars, saveRunVars } from '../adapters/outbox.js';
 import { markLive, markRemoved } from '../adapters/run-index.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { OperationalError } from '../core/errors.js';
 import { secretVarsOf } from '../core/notify/targets.js';
-import { runPaths } from '../core/run/paths.js';
+import { recordsDir, rootPaths, runPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { rememberDigestVars } from '../notify/digest.js';
 import { createWorkspace, newBranchWork, type Seed } from './workspace.js';
 
 // The one place a run comes to be, for `launch` and `continue` alike: its workspace made whole,
 // then its first session started. The caller holds the pass lock. Nothing is left when either fails.
+
+/**
+ * Whether an id is taken: by anything at a path a run of that id would have (a run, an archived
+ * one, its records or worktree), a stray file or a dangling link included. A new run gets another.
+ */
+export function idTaken(root: string): (id: string) => boolean {
+  const rp = rootPaths(root);
+  return (id) => {
+    const p = runPaths(root, id);
+    const archived = [join(rp.archive, id), recordsDir(rp.archive, id)];
+    return [p.workspace, p.state, ...archived, join(rp.worktrees, id)].some(present);
+  };
+}
 
 export async function createRun(
   root: string,

@@ -1,6 +1,7 @@
 import { realpathSync, rmSync } from 'node:fs';
 
 import { exists } from '../adapters/files.js';
+import { recordedTree } from '../adapters/git-worktree.js';
 import {
   addWorktreeOn,
   commitOf,
@@ -10,6 +11,7 @@ import {
   repoAt,
   uncommitted,
   worktrees,
+  type GitTree,
 } from '../adapters/git.js';
 import { UsageError } from '../core/errors.js';
 import type { RepoSpec } from '../core/run/types.js';
@@ -23,7 +25,7 @@ export interface BranchHandover {
   /** The branch's head: where the follow-up starts, and where the earlier run handed it over. */
   head: string;
   /** The earlier run's worktree, to detach (it holds the branch); null when nothing holds it. */
-  detach: string | null;
+  detach: GitTree | null;
   /** git still lists the branch in a worktree whose directory is gone. */
   stale: boolean;
 }
@@ -57,7 +59,13 @@ export async function checkHandover(id: string, repo: RepoSpec): Promise<BranchH
       `the branch ${repo.branch} is checked out in ${holder.path}; a follow-up needs it in a worktree ` +
         'of its own: switch that checkout to another branch, then continue again',
     );
-  const changes = await uncommitted(repo.worktree);
+  const tree = await recordedTree(repo);
+  if (!tree)
+    throw new UsageError(
+      `${id}'s worktree ${repo.worktree} is not the one git lists for ${repo.branch} in ${repo.path}; ` +
+        'a follow-up needs the branch free: switch that checkout to another branch, then continue again',
+    );
+  const changes = await uncommitted(tree);
   if (changes.length > 0) {
     const shown = changes.slice(0, 8).map((c) => c.trim());
     const more = changes.length > shown.length ? `, and ${changes.length - shown.length} more` : '';
@@ -67,7 +75,7 @@ export async function checkHandover(id: string, repo: RepoSpec): Promise<BranchH
         '(git stash, git checkout -- <file>), then continue again',
     );
   }
-  return { head, detach: repo.worktree, stale: false };
+  return { head, detach: tree, stale: false };
 }
 
 /** The follow-up's worktree on the branch, made after the earlier one let go; undone in reverse. */

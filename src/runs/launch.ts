@@ -4,7 +4,6 @@ import { loadSettings } from '../adapters/config-file.js';
 import { CLI_PATH } from '../adapters/install.js';
 import { waitLock } from '../adapters/lock.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
-import { runExists } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
 import { resolveExecutable } from '../adapters/which.js';
 import type { Io } from '../app/io.js';
@@ -17,7 +16,7 @@ import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
-import { createRun } from './create.js';
+import { createRun, idTaken } from './create.js';
 import { checkBranch, checkRepo } from './repo.js';
 
 // Launching a run: settings checked, the workspace (and a repository run's worktree) made, the
@@ -95,8 +94,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   let spec: RunSpec;
   try {
     // An id taken by an archived run is taken: archiving must never meet a namesake.
-    const taken = (id: string) => runExists(root, id);
-    const id = uniqueRunId(runId(now, slugify(req.name ?? req.task)), taken);
+    const id = uniqueRunId(runId(now, slugify(req.name ?? req.task)), idTaken(root));
     const branch = req.branch ?? `overnight/${id}`;
     if (repo) await checkBranch(repo.top, branch, req.branch !== undefined);
     spec = {

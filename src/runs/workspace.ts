@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { writeFileAtomic } from '../adapters/files.js';
+import { worktreeGitDir } from '../adapters/git-worktree.js';
 import { addWorktree, deleteBranchAt, removeWorktree } from '../adapters/git.js';
 import { writeSpec } from '../adapters/store.js';
 import { QUESTIONS_HEADER, renderClaudeMd } from '../core/agent/briefing.js';
@@ -74,14 +75,16 @@ export async function createWorkspace(
     mkdirSync(dirname(p.agentEnv), { recursive: true, mode: 0o700 });
     // What the agent gets all night, in every session: the wrapper starts it with this alone.
     writeFileAtomic(p.agentEnv, renderAgentEnv(runEnvironment(env, p.workspace, spec.repo !== null)));
-    await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, spec);
     writeFileAtomic(at(p.outputLog), '');
     writeFileAtomic(at(p.restartLog), '');
+    let recorded = spec;
     if (spec.repo && work) {
       mkdirSync(dirname(spec.repo.worktree), { recursive: true, mode: 0o700 });
       await work.make();
       worktreeMade = true;
+      recorded = { ...spec, repo: { ...spec.repo, gitDir: await madeGitDir(spec.repo) } };
     }
+    await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, recorded);
     seed.beforePlace?.();
     // Records first: a run is there once its directory is, and then its records are too.
     mkdirSync(dirname(p.state), { recursive: true, mode: 0o700 });
@@ -100,6 +103,13 @@ export async function createWorkspace(
       : e.message;
     throw new OperationalError(`could not create the run's workspace under ${root}: ${why}`);
   }
+}
+
+/** The git dir of a worktree just made, before any agent ran in it: what git is pointed at after. */
+async function madeGitDir(repo: NonNullable<RunSpec['repo']>): Promise<string> {
+  const gitDir = await worktreeGitDir({ path: repo.path, worktree: repo.worktree });
+  if (!gitDir) throw new Error(`git lists no worktree at ${repo.worktree} after making it`);
+  return gitDir;
 }
 
 /** Takes back a worktree and branch made for a run that never started (nothing was committed). */

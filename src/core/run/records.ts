@@ -119,6 +119,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       base: spec.repo.base,
       branch: spec.repo.branch,
       worktree: spec.repo.worktree,
+      ...(spec.repo.gitDir ? { git_dir: spec.repo.gitDir } : {}),
     },
   };
 }
@@ -167,6 +168,7 @@ export function specFromDoc(doc: unknown): RunSpec {
       base: repoStr('base'),
       branch: repoStr('branch'),
       worktree: repoStr('worktree'),
+      ...(typeof r.git_dir === 'string' && r.git_dir.startsWith('/') ? { gitDir: r.git_dir } : {}),
     },
     model: d.model === null || d.model === undefined ? null : str('model'),
     startedAt: time('started_at'),

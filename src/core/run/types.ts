@@ -34,6 +34,11 @@ export interface RepoSpec {
   branch: string;
   /** The agent's working directory: a worktree of `path` on `branch`. */
   worktree: string;
+  /**
+   * The worktree's git dir (`<repository's .git>/worktrees/<name>`), recorded when overnight made
+   * it: git is pointed there, never through the worktree's `.git`. Absent for runs made before.
+   */
+  gitDir?: string;
 }
 
 /** run.yaml: what launch decided, written by the supervisor alone. */

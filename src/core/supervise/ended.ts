@@ -117,7 +117,13 @@ export function decideEnded(
   const said = errorText ? `: ${errorText}` : '';
   const used = crashRestarts(obs.restarts);
   if (!clean && used >= spec.limits.maxRestarts) {
-    return failed(`circuit breaker: ${used} restart${used === 1 ? '' : 's'}, last ${e.how}${said}`);
+    // The agent's own last words when it left no error result (its stderr, in the log).
+    const words = said || (agent.lastWords ? `: ${oneLine(agent.lastWords, 120)}` : '');
+    const count =
+      spec.limits.maxRestarts === 0
+        ? 'no restarts allowed (max_restarts 0)'
+        : `${used} restart${used === 1 ? '' : 's'}`;
+    return failed(`circuit breaker: ${count}, last ${e.how}${words}`);
   }
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
   const quick = !clean || uptime < spec.limits.minUptime;

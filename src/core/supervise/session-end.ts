@@ -17,6 +17,7 @@ export type EndFacts = Pick<
   | 'conversation'
   | 'costUsd'
   | 'errorType'
+  | 'lastWords'
 >;
 
 /**
@@ -66,6 +67,7 @@ export function endOfSession(
     },
     conversation: current?.sessionId ?? null,
     errorType: current?.errorType ?? null,
+    lastWords: current?.otherLines.findLast((l) => l.trim() !== '')?.trim() ?? null,
     limit: current ? limitOf(current, endedAt, localOffset, allowOverage) : null,
     authFailures: current ? authFailuresInARow(logs) : 0,
     failedResumes: current ? failedResumesInARow(logs) : 0,

@@ -28,8 +28,11 @@ export function hint(io: Pick<Io, 'cmd'>, args: string): string {
 
 /**
  * Under npx (`npx overnight …`, `npm exec overnight …`) a bare `overnight` is usually not on the
- * PATH, so hints say `npx overnight`; npm marks the commands it runs so.
+ * PATH, so hints say `npx` and the name it was run by (`npx overnight-agent` when so), which npm
+ * gives, shell-quoted, as the script it runs.
  */
 export function commandToRun(env: NodeJS.ProcessEnv): string {
-  return env.npm_command === 'exec' || env.npm_lifecycle_event === 'npx' ? 'npx overnight' : 'overnight';
+  if (env.npm_command !== 'exec' && env.npm_lifecycle_event !== 'npx') return 'overnight';
+  const ran = /^'?([A-Za-z0-9@._/-]+)'?(?:\s|$)/.exec(env.npm_lifecycle_script ?? '')?.[1];
+  return `npx ${ran && /^(?:@[\w.-]+\/)?overnight(?:-agent)?(?:@[\w.-]+)?$/.test(ran) ? ran : 'overnight'}`;
 }

@@ -101,24 +101,30 @@ describe('the real CLI: API trouble and paid extra usage through overnight', () 
     sb,
     overnight,
   }) => {
-    const resetIn = 8;
-    const resetAt = Math.floor(Date.now() / 1000) + resetIn;
-    const spent = unified({
-      status: 'rejected',
-      reset: resetAt,
-      'representative-claim': 'five_hour',
-      'overage-status': 'allowed',
-      '5h-utilization': '1.0',
-      '5h-reset': resetAt,
-      '7d-utilization': '0.4',
-      '7d-reset': resetAt + 86400,
-    });
+    // The window resets this long after the reply that says so (the CLI takes seconds to start on
+    // a loaded machine: a reset fixed at launch could pass before the first pass looks).
+    const resetIn = 15;
+    let resetAt = 0;
+    const spent = (reset: number) =>
+      unified({
+        status: 'rejected',
+        reset,
+        'representative-claim': 'five_hour',
+        'overage-status': 'allowed',
+        '5h-utilization': '1.0',
+        '5h-reset': reset,
+        '7d-utilization': '0.4',
+        '7d-reset': reset + 86400,
+      });
     let workspace = '';
     // The first turn writes a finding on a reply that says the window is spent and extra usage
     // is billed; every later request stays open (the agent keeps working).
     const script: Script = (_b, { index }) =>
       index === 0
-        ? reply.withHeaders(reply.write(join(workspace, 'findings', 'x.md'), '# X\n'), spent)
+        ? reply.withHeaders(
+            reply.write(join(workspace, 'findings', 'x.md'), '# X\n'),
+            spent((resetAt = Math.floor(Date.now() / 1000) + resetIn)),
+          )
         : reply.hang();
     api.setScript(script);
     const launched = await launch(overnight, 'oauth', { OVERNIGHT_LIMIT_MARGIN: '1s' });

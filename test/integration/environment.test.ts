@@ -1,7 +1,7 @@
 import { realpathSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 
-import { NOT_CAPTURED } from '../../src/core/run/agent-env.js';
+import { CLI_SETTINGS, NOT_CAPTURED } from '../../src/core/run/agent-env.js';
 import { git, makeRepo } from '../helpers/git.js';
 import { alive, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
@@ -19,7 +19,7 @@ const TRICKY = {
 
 /**
  * What launch captured, as the agent must see it: the launching environment minus the terminal's,
- * plus the run's directory.
+ * plus the run's directory and the CLI settings overnight fixes.
  */
 function expected(
   sb: Sandbox,
@@ -29,7 +29,7 @@ function expected(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...sb.env, ...extra }))
     if (v !== undefined && !NOT_CAPTURED.has(k)) env[k] = v;
-  return { ...env, OVERNIGHT_RUN_DIR: sb.ws(id) };
+  return { ...env, OVERNIGHT_RUN_DIR: sb.ws(id), ...CLI_SETTINGS };
 }
 
 /** The agent's environment, without what the shell that execs it sets for itself. */

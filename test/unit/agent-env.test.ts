@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 
 import {
   AGENT_ENV_HEADER,
+  CLI_SETTINGS,
   isAgentEnvFile,
   parseAgentEnv,
   renderAgentEnv,
@@ -64,7 +65,7 @@ describe('runEnvironment', () => {
       name: 'a plain run',
       env: { HOME: '/home/me', ...GIT },
       repo: false,
-      want: { HOME: '/home/me', ...GIT, OVERNIGHT_RUN_DIR: RUN_DIR },
+      want: { HOME: '/home/me', ...GIT, OVERNIGHT_RUN_DIR: RUN_DIR, ...CLI_SETTINGS },
     },
     {
       name: 'a repository run',
@@ -76,13 +77,28 @@ describe('runEnvironment', () => {
         GIT_OBJECT_DIRECTORY: 'o',
       },
       repo: true,
-      want: { HOME: '/home/me', GIT_AUTHOR_NAME: 'Me', OVERNIGHT_RUN_DIR: RUN_DIR },
+      want: { HOME: '/home/me', GIT_AUTHOR_NAME: 'Me', OVERNIGHT_RUN_DIR: RUN_DIR, ...CLI_SETTINGS },
     },
     {
       name: "launched from another run's agent",
       env: { OVERNIGHT_RUN_DIR: '/other/run' },
       repo: false,
-      want: { OVERNIGHT_RUN_DIR: RUN_DIR },
+      want: { OVERNIGHT_RUN_DIR: RUN_DIR, ...CLI_SETTINGS },
+    },
+    {
+      name: "the person's retry watchdog: off for the agent, its tuning left out",
+      env: {
+        CLAUDE_CODE_RETRY_WATCHDOG: '1',
+        CLAUDE_CODE_RETRY_WATCHDOG_MAX_USAGE_LIMIT_WAIT_MS: '21600000',
+        CLAUDE_CODE_RETRY_WATCHDOG_SCOPE: 'capacity',
+        CLAUDE_CODE_SUPERVISED: '0',
+      },
+      repo: false,
+      want: {
+        OVERNIGHT_RUN_DIR: RUN_DIR,
+        CLAUDE_CODE_RETRY_WATCHDOG: '0',
+        CLAUDE_CODE_SUPERVISED: '1',
+      },
     },
   ])('$name → the run directory, and no git variable pointing elsewhere for a repository', (row) => {
     expect(runEnvironment(row.env, RUN_DIR, row.repo)).toEqual(row.want);

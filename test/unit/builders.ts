@@ -6,6 +6,7 @@ import type {
   SessionMode,
   SessionRecord,
 } from '../../src/core/run/types.js';
+import { limitJitter } from '../../src/core/supervise/jitter.js';
 import type { Limit } from '../../src/core/supervise/limits.js';
 import type {
   AgentNotRunning,
@@ -174,6 +175,15 @@ export function cleanResult(text: string): ResultFacts {
 /** A usage limit that lifts at `resetsAt` (null: no readable time). */
 export function waitLimit(resetsAt: Date | null, what = 'five_hour limit'): Limit {
   return { kind: 'wait', resetsAt, what };
+}
+
+/**
+ * When the default spec's run starts again after a limit that resets at `resetsAt`: the reset,
+ * limit_margin (5m) and the run's jitter (see jitter.ts; 0 to 5m).
+ */
+export function afterLimit(resetsAt: Date): Date {
+  const margin = spec().limits.limitMargin;
+  return new Date(resetsAt.getTime() + (margin + limitJitter(spec().id, resetsAt, margin)) * 1000);
 }
 
 /** A usage limit that no wait lifts. */

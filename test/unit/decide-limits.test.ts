@@ -7,6 +7,7 @@ import { waitText } from '../../src/core/supervise/describe.js';
 import type { Action, AgentNotRunning, Observation } from '../../src/core/supervise/types.js';
 import {
   AFTER_END,
+  afterLimit,
   at,
   crashes,
   ended,
@@ -168,10 +169,10 @@ describe('paid extra usage', () => {
     const obs = observation({ session: ended(session(), { exit: exited(0, at('03:13')), limit }) });
     expect(decide(spec(), obs, at('03:14'))).toMatchObject({
       kind: 'wait',
-      until: at('05:05'),
+      until: afterLimit(at('05:00')),
       resetsAt: at('05:00'),
     });
-    expect(decide(spec(), obs, at('05:05'))).toMatchObject({ kind: 'start', mode: 'continue' });
+    expect(decide(spec(), obs, afterLimit(at('05:00')))).toMatchObject({ kind: 'start', mode: 'continue' });
   });
 });
 
@@ -185,19 +186,19 @@ describe('a usage limit that lifts after the synthesis budget: the report comes 
       name: 'lifting at 08:05: waiting, late',
       resetsAt: at('08:05'),
       now: at('06:01'),
-      want: { kind: 'wait', until: at('08:10'), resetsAt: at('08:05'), late: true },
+      want: { kind: 'wait', until: afterLimit(at('08:05')), resetsAt: at('08:05'), late: true },
     },
     {
       name: 'lifted: the synthesis, with its whole budget from now',
       resetsAt: at('08:05'),
-      now: at('08:10'),
-      want: { kind: 'start', mode: 'synthesis', deadline: at('08:40') },
+      now: at('08:15'),
+      want: { kind: 'start', mode: 'synthesis', deadline: at('08:45') },
     },
     {
       name: 'lifting within the budget: a wait, not late',
       resetsAt: at('07:30'),
       now: at('06:01'),
-      want: { kind: 'wait', until: at('07:35') },
+      want: { kind: 'wait', until: afterLimit(at('07:30')) },
     },
     {
       name: 'lifting after late_report (13:15): DONE, no report',
@@ -216,7 +217,8 @@ describe('a usage limit that lifts after the synthesis budget: the report comes 
   test('status says it plainly: "report late: limit lifts at 08:05"', () => {
     const wait = decide(spec(), limited(at('08:05')), at('06:01')) as Extract<Action, { kind: 'wait' }>;
     expect(waitText(wait, localTime('UTC'))).toBe(
-      'report late: limit lifts at 08:05 (five_hour limit); the report is written then, from 08:10:00',
+      'report late: limit lifts at 08:05 (five_hour limit); the report is written then, from ' +
+        afterLimit(at('08:05')).toISOString().slice(11, 19),
     );
   });
 

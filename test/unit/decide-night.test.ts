@@ -7,6 +7,7 @@ import type { Limit } from '../../src/core/supervise/limits.js';
 import type { Action, AgentNotRunning, Observation } from '../../src/core/supervise/types.js';
 import {
   AFTER_END,
+  afterLimit,
   at,
   BEFORE_END,
   cleanResult,
@@ -150,31 +151,31 @@ describe('usage limits', () => {
       name: 'before the reset + margin: wait, not a crash',
       obs: observation({ session: endedOn(waitLimit(at('03:00'))) }),
       now: at('02:01'),
-      want: { kind: 'wait', until: at('03:05') },
+      want: { kind: 'wait', until: afterLimit(at('03:00')) },
     },
     {
       name: 'after it: continue the same conversation, not counted',
       obs: observation({ session: endedOn(waitLimit(at('03:00'))) }),
-      now: at('03:05'),
+      now: afterLimit(at('03:00')),
       want: { kind: 'start', mode: 'continue' },
     },
     {
       name: 'no readable time: wait the default hour + margin',
       obs: observation({ session: endedOn(waitLimit(null, "You've hit your limit")) }),
       now: at('02:30'),
-      want: { kind: 'wait', until: at('03:05') },
+      want: { kind: 'wait', until: afterLimit(at('03:00')) },
     },
     {
       name: 'a reset after the end time: the synthesis starts when it lifts',
       obs: observation({ session: endedOn(waitLimit(at('07:20'))) }),
-      now: at('07:25'),
+      now: afterLimit(at('07:20')),
       want: { kind: 'start', mode: 'synthesis' },
     },
     {
       name: 'lifting only after the synthesis budget: the report comes late, in state waiting',
       obs: observation({ session: endedOn(waitLimit(at('09:00'))) }),
       now: at('02:01'),
-      want: { kind: 'wait', until: at('09:05'), resetsAt: at('09:00'), late: true },
+      want: { kind: 'wait', until: afterLimit(at('09:00')), resetsAt: at('09:00'), late: true },
     },
     {
       name: 'lifting only after late_report (6h after the end): done, no report',
@@ -195,7 +196,7 @@ describe('usage limits', () => {
     {
       name: 'the breaker does not count limit waits',
       obs: observation({ session: endedOn(waitLimit(at('03:00'))), restarts: restarts(crashes(5)) }),
-      now: at('03:06'),
+      now: afterLimit(at('03:00')),
       want: { kind: 'start', mode: 'continue' },
     },
   ])('$name → $want.kind', ({ obs, now, want }) => {
@@ -210,7 +211,7 @@ describe('usage limits', () => {
       }),
     });
     expect(decide(spec(), obs, at('07:21'))).toMatchObject({ kind: 'wait' });
-    expect(decide(spec(), obs, at('07:36'))).toMatchObject({ kind: 'start', mode: 'synthesis' });
+    expect(decide(spec(), obs, afterLimit(at('07:30')))).toMatchObject({ kind: 'start', mode: 'synthesis' });
   });
 });
 

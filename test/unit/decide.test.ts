@@ -15,6 +15,7 @@ import {
   done,
   ended,
   ENDS,
+  errorResult,
   exited,
   failed,
   observation,
@@ -422,7 +423,45 @@ describe('decide', () => {
       spec: { limits: { ...spec().limits, maxRestarts: 0 } },
       obs: observation({ session: ended(session(), { exit: exited(1) }) }),
       now: BEFORE_END,
-      want: { kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker: 0 restarts, last exit 1' },
+      want: {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: 'circuit breaker: no restarts allowed (max_restarts 0), last exit 1',
+      },
+    },
+    {
+      name: 'no error result: the last line the agent printed (its stderr) is the last error',
+      obs: observation({
+        session: ended(session(), {
+          exit: exited(1),
+          lastWords: 'TypeError: Cannot read properties of undefined (reading "x")',
+        }),
+        restarts: restarts(crashes(5)),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason:
+          'circuit breaker: 5 restarts, last exit 1: TypeError: Cannot read properties of undefined (reading "x")',
+      },
+    },
+    {
+      name: 'an error result says more than the last line printed',
+      obs: observation({
+        session: ended(session(), {
+          exit: exited(1),
+          result: errorResult('API Error: 500 Internal server error'),
+          lastWords: 'at foo (bar.js:1)',
+        }),
+        restarts: restarts(crashes(5)),
+      }),
+      now: BEFORE_END,
+      want: {
+        kind: 'finish',
+        sentinel: 'FAILED',
+        reason: 'circuit breaker: 5 restarts, last exit 1: API Error: 500 Internal server error',
+      },
     },
     {
       name: 'synthesis and initial entries are not counted',

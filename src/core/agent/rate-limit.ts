@@ -36,15 +36,47 @@ function windowOf(v: unknown): UsageWindow | null {
   return { utilization, resetsAt: resets === null ? null : new Date(resets * 1000) };
 }
 
+/** The windows `unifiedWindows` may carry, the overage-included weekly one among them. */
+const WINDOWS = ['five_hour', 'seven_day', 'seven_day_overage_included'];
+
+/**
+ * A window spent while the requests go on: its own status says rejected while the event's does
+ * not (the CLI carries on past it, on paid credits or in a grace zone).
+ */
+function spentWindow(info: Record<string, unknown>): { type: string; resetsAt: number | null } | null {
+  if (info.status === 'rejected') return null;
+  const windows = (info.unifiedWindows ?? {}) as Record<string, unknown>;
+  for (const type of WINDOWS) {
+    const w = (windows[type] ?? {}) as Record<string, unknown>;
+    if (w.status === 'rejected') return { type, resetsAt: num(w.resetsAt) };
+  }
+  return null;
+}
+
+/**
+ * Whether the event says paid credits are being spent, under any of its names: `isUsingOverage`,
+ * `overageInUse`, `rateLimitGraceActive` (working on past the limit in a grace zone), or a
+ * window whose own status is rejected while requests go on.
+ */
+export function spendingCredits(info: Record<string, unknown>): boolean {
+  return (
+    info.isUsingOverage === true ||
+    info.overageInUse === true ||
+    info.rateLimitGraceActive === true ||
+    spentWindow(info) !== null
+  );
+}
+
 /** The rate_limit_event's fields a session keeps: its limit state, overage, window readings. */
 export function readRateLimit(s: SessionLog, e: Record<string, unknown>): void {
   const info = (e.rate_limit_info ?? {}) as Record<string, unknown>;
-  const resets = num(info.resetsAt);
-  const usingOverage = info.isUsingOverage === true;
+  const spent = spentWindow(info);
+  const resets = num(info.resetsAt) ?? spent?.resetsAt ?? null;
+  const usingOverage = spendingCredits(info);
   s.rateLimit = {
     status: str(info.status) ?? 'unknown',
     resetsAt: resets === null ? null : new Date(resets * 1000),
-    type: str(info.rateLimitType),
+    type: str(info.rateLimitType) ?? spent?.type ?? null,
     usingOverage,
   };
   // Sent when the state changes: the response just before it is when overage began.

@@ -48,6 +48,12 @@ export interface SessionLog {
   toolCalls: number;
   /** Assistant events: any output of the model at all. */
   assistantEvents: number;
+  /**
+   * The CLI's typed cause of the error message it ended on (an assistant event's top-level
+   * `error`: `authentication_failed`, `account_on_hold`, `max_output_tokens`, …); null once the
+   * model answered after it.
+   */
+  errorType: string | null;
   /** The last few lines that were not stream-json (stack traces, CLI errors printed as text). */
   otherLines: string[];
   /** A follow-up's first session: what its conversation had cost before it was resumed into this run. */
@@ -77,6 +83,7 @@ export function emptySession(
     retrying: null,
     toolCalls: 0,
     assistantEvents: 0,
+    errorType: null,
     otherLines: [],
     inheritedCostUsd: 0,
   };
@@ -123,7 +130,7 @@ const WANTED = [
 
 const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||
-  (line.includes('"tool_use"') && line.includes('"type":"assistant"'));
+  ((line.includes('"tool_use"') || line.includes('"error":"')) && line.includes('"type":"assistant"'));
 
 /**
  * The stream read so far: one record per session. A plain JSON value (its Dates aside, which
@@ -156,6 +163,7 @@ export function feedAssistant(state: StreamState, ...text: string[]): void {
   const s = currentSession(state);
   s.assistantEvents++;
   s.retrying = null;
+  s.errorType = null;
   const at = text.reduceRight<Date | null>((found, part) => found ?? timestampOf(part), null);
   s.lastEventAt = at ?? s.lastEventAt;
 }
@@ -208,7 +216,10 @@ export function feedEvent(state: StreamState, e: Record<string, unknown>): void 
     }
     case 'assistant': {
       const content = (e.message as { content?: { type?: string }[] } | undefined)?.content ?? [];
-      currentSession(state).toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      const s = currentSession(state);
+      s.toolCalls += content.filter((b) => b?.type === 'tool_use').length;
+      // A synthetic message wrapping an API error names its cause (its line was counted just before).
+      s.errorType = str(e.error) ?? s.errorType;
       return;
     }
   }

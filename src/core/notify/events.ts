@@ -45,6 +45,7 @@ const NEEDS_YOU_FAILURES: readonly RegExp[] = [
   /^authentication failed/, // a token only the person can renew
   /waiting for input nobody will give/, // a prompt: trust, permissions, a question
   /^usage limit that waiting will not lift/, // an admin, org or spend limit, no credit
+  /; no restart can fix that: /, // an account on hold, a model it lacks, cloud credentials
 ];
 
 /*

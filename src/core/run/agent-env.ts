@@ -37,15 +37,32 @@ export const GIT_ELSEWHERE: readonly string[] = [
 ];
 
 /**
+ * Claude Code's own settings that overnight fixes for the agent, whatever the launching shell had:
+ * the CLI's retry watchdog off (with it on, the CLI sleeps through a usage limit itself, up to 6 h
+ * a time and silent, where overnight would wait it out, say so and write the report), and
+ * CLAUDE_CODE_SUPERVISED=1 (an uncaught exception exits 70, a crash overnight resumes, instead
+ * of the CLI going on in an unknown state).
+ */
+export const CLI_SETTINGS: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_RETRY_WATCHDOG: '0',
+  CLAUDE_CODE_SUPERVISED: '1',
+};
+
+/** The watchdog's tuning, left out (it only matters with the watchdog on). */
+const WATCHDOG_TUNING = /^CLAUDE_CODE_RETRY_WATCHDOG_/;
+
+/**
  * What the captured file holds: the launching environment, plus where the run's files are
- * (OVERNIGHT_RUN_DIR); a repository run's without the variables that would send its git elsewhere.
+ * (OVERNIGHT_RUN_DIR) and CLI_SETTINGS; a repository run's without the variables that would send
+ * its git elsewhere.
  */
 export function runEnvironment(
   env: Record<string, string | undefined>,
   runDir: string,
   repo: boolean,
 ): Record<string, string | undefined> {
-  const own: Record<string, string | undefined> = { ...env, OVERNIGHT_RUN_DIR: runDir };
+  const own: Record<string, string | undefined> = { ...env, OVERNIGHT_RUN_DIR: runDir, ...CLI_SETTINGS };
+  for (const name of Object.keys(own)) if (WATCHDOG_TUNING.test(name)) delete own[name];
   if (repo) for (const name of GIT_ELSEWHERE) delete own[name];
   return own;
 }

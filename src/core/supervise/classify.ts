@@ -1,4 +1,5 @@
 import { isApiTrouble } from '../agent/api-trouble.js';
+import { blockerOf, isOutputCap } from './blocked.js';
 import type { ResultFacts } from './types.js';
 
 // How an ended session ended, from its exit status and what it said. Pure.
@@ -21,6 +22,8 @@ export type EndClass =
   | 'out-of-memory'
   | 'max-turns'
   | 'max-budget'
+  | 'output-cap'
+  | 'blocked'
   | 'crash';
 
 export interface EndFacts {
@@ -29,6 +32,8 @@ export interface EndFacts {
   limited: boolean;
   auth: boolean;
   reportExists: boolean;
+  /** The CLI's typed cause of the error it ended on, if it gave one (`account_on_hold`, …). */
+  errorType?: string | null;
   /** overnight itself stopped the agent (a hang, the end time), so a SIGKILL is no mystery. */
   stoppedByUs: boolean;
 }
@@ -36,7 +41,10 @@ export interface EndFacts {
 export function classifyEnd(f: EndFacts): EndClass {
   const r = f.result;
   if (f.limited) return 'usage-limit';
+  // What only the person can fix comes before a refused login: retrying it proves nothing.
+  if (blockerOf(f.errorType)) return 'blocked';
   if (f.auth) return 'auth';
+  if (isOutputCap(f.errorType, r?.apiError)) return 'output-cap';
   if (r?.subtype === 'error_max_turns') return 'max-turns';
   if (r?.subtype === 'error_max_budget_usd') return 'max-budget';
   if (r && isApiTrouble(facts(r))) return 'api-trouble';
@@ -50,7 +58,13 @@ export function classifyEnd(f: EndFacts): EndClass {
 }
 
 /** Ends that are no failure: the session stopped where it was told to, and the run goes on. */
-export const NORMAL_ENDS: readonly EndClass[] = ['finished', 'clean-exit', 'max-turns', 'max-budget'];
+export const NORMAL_ENDS: readonly EndClass[] = [
+  'finished',
+  'clean-exit',
+  'max-turns',
+  'max-budget',
+  'output-cap',
+];
 
 /**
  * How a crash-like end is named in reasons, with how the process ended (`how`, e.g. `killed by
@@ -64,6 +78,8 @@ export function endLabel(c: EndClass, how: string): string {
       return `${how}, perhaps out of memory`;
     case 'interrupted':
       return `interrupted without a result (${how})`;
+    case 'output-cap':
+      return `a reply cut off at the output-token cap (${how})`;
     default:
       return `agent ended (${how})`;
   }

@@ -3,9 +3,11 @@ import type { RunSpec, SessionRecord } from '../run/types.js';
 import { money, oneLine } from '../text.js';
 import { backoffWait, waitOutApiTrouble } from './api-trouble.js';
 import { backoffFor, restartDelay } from './backoff.js';
+import { blockedReason, blockerOf } from './blocked.js';
 import { EXPLORE_SHARE, MIN_SYNTHESIS_USD } from './budget.js';
 import { classifyEnd, endLabel, NORMAL_ENDS } from './classify.js';
 import { crashRestarts, describeExit } from './exits.js';
+import { limitJitter } from './jitter.js';
 import type { Limit } from './limits.js';
 import type { Action, AgentNotRunning, Observation } from './types.js';
 
@@ -71,6 +73,7 @@ export function decideEnded(
     limited: agent.limit !== null,
     auth: agent.authFailures > 0,
     reportExists: obs.reportExists,
+    errorType: agent.errorType ?? null,
     stoppedByUs: agent.hung,
   });
   const result = agent.result;
@@ -81,6 +84,9 @@ export function decideEnded(
     return done('finished: REPORT.md written by the synthesis');
   // A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run.
   if (endClass === 'usage-limit' && agent.limit) return waitOutLimit(e, agent.limit);
+  // What no restart can fix (an account on hold, a model it lacks, …) ends the run with the fix.
+  const blocker = endClass === 'blocked' ? blockerOf(agent.errorType) : null;
+  if (blocker) return failed(blockedReason(blocker, errorText));
   // Refused credentials have their own count: retried once (a token may be refreshed), then the fix.
   if (endClass === 'auth') {
     const said = errorText ?? e.how;
@@ -111,13 +117,24 @@ export function decideEnded(
   const said = errorText ? `: ${errorText}` : '';
   const used = crashRestarts(obs.restarts);
   if (!clean && used >= spec.limits.maxRestarts) {
-    return failed(`circuit breaker: ${used} restart${used === 1 ? '' : 's'}, last ${e.how}${said}`);
+    // The agent's own last words when it left no error result (its stderr, in the log).
+    const words = said || (agent.lastWords ? `: ${oneLine(agent.lastWords, 120)}` : '');
+    const count =
+      spec.limits.maxRestarts === 0
+        ? 'no restarts allowed (max_restarts 0)'
+        : `${used} restart${used === 1 ? '' : 's'}`;
+    return failed(`circuit breaker: ${count}, last ${e.how}${words}`);
   }
   // A session shorter than min_uptime counts toward backoff like a crash, so nothing hot-loops.
   const quick = !clean || uptime < spec.limits.minUptime;
   const delay = quick ? restartDelay(obs.restarts, uptime, spec.limits) : 0;
   const ending = agent.hung ? `stopped as hung (${e.how})` : `${endLabel(endClass, e.how)}${said}`;
-  const stopped = endClass === 'clean-exit' ? 'clean exit' : endClass;
+  const stopped =
+    endClass === 'clean-exit'
+      ? 'clean exit'
+      : endClass === 'output-cap'
+        ? 'reply cut at the output cap'
+        : endClass;
   const why = clean ? `${stopped} after ${formatDuration(uptime)}, time left` : ending;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
   if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
@@ -152,14 +169,19 @@ function retrySynthesis(e: Ended): Action {
 
 /**
  * A usage limit (or paid extra usage the run does not allow) is waited out until its reset plus
- * limit_margin. One that lifts after the synthesis budget makes the report late, not lost: the
- * run waits, and the synthesis runs when it lifts, within late_report of the end time.
+ * limit_margin and a jitter of up to as much again (at most 5 min; see jitter.ts). One that lifts
+ * after the synthesis budget makes the report late, not lost: the run waits, and the synthesis
+ * runs when it lifts, within late_report of the end time; one later still (a weekly limit days
+ * away) ends the run at once.
  */
 function waitOutLimit(e: Ended, limit: Limit): Action {
   const { spec, now } = e;
   if (limit.kind === 'hard') return failed(`usage limit that waiting will not lift: ${limit.what}`);
   const resetsAt = limit.resetsAt ?? new Date(e.endedAt.getTime() + DEFAULT_LIMIT_WAIT * 1000);
-  const resumeAt = new Date(resetsAt.getTime() + spec.limits.limitMargin * 1000);
+  // The reset, its margin and this run's share of the spread, on the wall clock (`now`): a pass
+  // after a laptop's sleep compares with the time of day, never with a stored monotonic time.
+  const margin = spec.limits.limitMargin + limitJitter(spec.id, resetsAt, spec.limits.limitMargin);
+  const resumeAt = new Date(resetsAt.getTime() + margin * 1000);
   const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
   const lateEnd = spec.endsAt.getTime() + spec.limits.lateReport * 1000;
   const late = resumeAt.getTime() > budgetEnd;

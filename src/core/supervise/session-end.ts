@@ -9,7 +9,15 @@ import type { AgentNotRunning, RunningAgent } from './types.js';
 
 export type EndFacts = Pick<
   AgentNotRunning,
-  'result' | 'limit' | 'authFailures' | 'failedResumes' | 'apiTroubles' | 'conversation' | 'costUsd'
+  | 'result'
+  | 'limit'
+  | 'authFailures'
+  | 'failedResumes'
+  | 'apiTroubles'
+  | 'conversation'
+  | 'costUsd'
+  | 'errorType'
+  | 'lastWords'
 >;
 
 /**
@@ -58,6 +66,8 @@ export function endOfSession(
       apiError: r.apiError,
     },
     conversation: current?.sessionId ?? null,
+    errorType: current?.errorType ?? null,
+    lastWords: current?.otherLines.findLast((l) => l.trim() !== '')?.trim() ?? null,
     limit: current ? limitOf(current, endedAt, localOffset, allowOverage) : null,
     authFailures: current ? authFailuresInARow(logs) : 0,
     failedResumes: current ? failedResumesInARow(logs) : 0,

@@ -54,6 +54,10 @@ export interface AgentNotRunning {
   limit: Limit | null;
   /** Sessions in a row, this one last, that ended on refused credentials. */
   authFailures: number;
+  /** The CLI's typed cause of the error the session ended on (`account_on_hold`, …), if it gave one. */
+  errorType?: string | null;
+  /** The last line the session printed that was not stream-json (a stack trace's end), if any. */
+  lastWords?: string | null;
   /** Resumed sessions in a row, this one last, that ended without any work or success. */
   failedResumes: number;
   /** Sessions in a row, this one last, that ended on API trouble (429, 529, 5xx), and since when. */

@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 
-import { mtime, readText } from '../adapters/files.js';
+import { mtime, readHead } from '../adapters/files.js';
 import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
-import { countOpen, parseQuestions } from '../core/agent/questions.js';
+import { countOpen, parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
 import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
 import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
@@ -76,7 +76,7 @@ export function countFindings(dir: string): number {
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpen(parseQuestions(readText(paths.questions) ?? ''));
+    return countOpen(parseQuestions(readHead(paths.questions, QUESTIONS_MAX_BYTES) ?? ''));
   } catch {
     return 0;
   }

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 
-import { mtime, readText } from '../adapters/files.js';
+import { mtime, readHead, readText } from '../adapters/files.js';
 import {
   readExitRecord,
   readRestarts,
@@ -9,7 +9,12 @@ import {
   readSessionLogs,
   readSpec,
 } from '../adapters/store.js';
-import { parseQuestions, rankQuestions, type Question } from '../core/agent/questions.js';
+import {
+  parseQuestions,
+  QUESTIONS_MAX_BYTES,
+  rankQuestions,
+  type Question,
+} from '../core/agent/questions.js';
 import type { SessionLog } from '../core/agent/stream.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -46,7 +51,9 @@ function attempt<T>(read: () => T, otherwise: T): T {
 }
 
 export function readQuestions(paths: RunPaths): Question[] {
-  return rankQuestions(attempt(() => parseQuestions(readText(paths.questions) ?? ''), []));
+  return rankQuestions(
+    attempt(() => parseQuestions(readHead(paths.questions, QUESTIONS_MAX_BYTES) ?? ''), []),
+  );
 }
 
 export function readStory(paths: RunPaths, row: StoryRow): Story {

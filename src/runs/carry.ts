@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { exists, readText } from '../adapters/files.js';
 import { readSessionLogs } from '../adapters/store.js';
 import { findTranscript } from '../adapters/transcript.js';
-import { parseQuestions } from '../core/agent/questions.js';
+import { parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
 import type { AnsweredQuestion } from '../core/run/continuation.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
@@ -28,7 +28,7 @@ export interface Left {
 
 export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
   const questions = readText(paths.questions);
-  const all = parseQuestions(questions ?? '');
+  const all = parseQuestions((questions ?? '').slice(0, QUESTIONS_MAX_BYTES));
   const answered = all.flatMap((q) => (q.answered && q.answer ? [{ title: q.title, answer: q.answer }] : []));
   let logs: ReturnType<typeof readSessionLogs> = [];
   try {

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 
-import { mtime, readHead, readText } from '../adapters/files.js';
+import { mtime, readHead } from '../adapters/files.js';
 import {
   readExitRecord,
   readRestarts,
@@ -8,6 +8,7 @@ import {
   readSession,
   readSessionLogs,
   readSpec,
+  readTail,
 } from '../adapters/store.js';
 import {
   parseQuestions,
@@ -16,6 +17,7 @@ import {
   type Question,
 } from '../core/agent/questions.js';
 import type { SessionLog } from '../core/agent/stream.js';
+import { SESSION_MAX } from '../core/run/bounds.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
@@ -40,6 +42,9 @@ export interface StoryRow {
   maxRestarts: number | null;
 }
 
+/** How much of events.jsonl's end the story reads. */
+const EVENTS_MAX_BYTES = 8 * 1024 * 1024;
+
 const LIVE: readonly RunState[] = ['running', 'synthesizing'];
 
 function attempt<T>(read: () => T, otherwise: T): T {
@@ -57,11 +62,12 @@ export function readQuestions(paths: RunPaths): Question[] {
 }
 
 export function readStory(paths: RunPaths, row: StoryRow): Story {
-  const events = attempt(() => parseEvents(readText(paths.events) ?? ''), []);
+  // The log's end, bounded: a night's events are far less; a cut first line is skipped as torn.
+  const events = parseEvents(readTail(paths.events, EVENTS_MAX_BYTES));
   const sessions: SessionLog[] = attempt(() => readSessionLogs(paths), []);
   const current: SessionRecord | null = attempt(() => readSession(paths), null);
   // One exit record per session the run has had: a handful of small files.
-  const last = Math.max(current?.n ?? 0, ...sessions.map((s) => s.n ?? 0));
+  const last = Math.min(SESSION_MAX, Math.max(current?.n ?? 0, ...sessions.map((s) => s.n ?? 0)));
   const exits = new Map<number, ExitRecord>();
   for (let n = 1; n <= last; n++) {
     const exit = attempt(() => readExitRecord(paths, n), null);

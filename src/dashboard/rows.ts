@@ -20,6 +20,7 @@ import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
 import { headline } from '../core/text.js';
+import { transitionOf } from './final-row.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow {
@@ -44,7 +45,7 @@ export function lastTransition(paths: RunPaths): Record<string, unknown> | null 
     .filter((l) => l.trim() !== '');
   for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2); i--) {
     try {
-      return JSON.parse(lines[i] as string) as Record<string, unknown>;
+      return transitionOf(JSON.parse(lines[i] as string));
     } catch {
       // torn: try the one before
     }
@@ -198,6 +199,8 @@ export function brokenRow(
   state: RunState,
   problem: string,
   restarts: number,
+  /** False where the file is a view only (a finished run's summary): reconcile goes on. */
+  skipped = true,
 ): StatusRow {
   return {
     ...usageOf(paths),
@@ -214,7 +217,7 @@ export function brokenRow(
     questions: countQuestions(paths),
     lastOutputAt: mtime(paths.outputLog)?.toISOString() ?? null,
     lastTransition: null,
-    reason: `${problem} (reconcile skips this run until it is fixed)`,
+    reason: skipped ? `${problem} (reconcile skips this run until it is fixed)` : problem,
     problem,
   };
 }

@@ -58,8 +58,13 @@ export function countsStamp(paths: RunPaths): string {
   return `${mtime(paths.findings)?.getTime() ?? 0}:${mtime(paths.questions)?.getTime() ?? 0}`;
 }
 
+/** How deep findings/ is walked: notes in folders, never a maze. */
+export const FINDINGS_DEPTH = 16;
+
 /** Files under findings/, at any depth, hidden ones aside. Walked by hand: usually flat, and cheaper so. */
-export function countFindings(dir: string): number {
+export function countFindings(dir: string, depth = 0): number {
+  // The agent makes the tree: a chain of thousands of directories is not walked to its end.
+  if (depth > FINDINGS_DEPTH) return 0;
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -70,7 +75,7 @@ export function countFindings(dir: string): number {
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
     if (e.isFile()) n++;
-    else if (e.isDirectory()) n += countFindings(`${dir}/${e.name}`);
+    else if (e.isDirectory()) n += countFindings(`${dir}/${e.name}`, depth + 1);
   }
   return n;
 }

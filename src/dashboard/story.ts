@@ -24,6 +24,7 @@ import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
 import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
 import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
+import { FINDINGS_DEPTH } from './rows.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
 // pure (core/status/timeline.ts, core/agent/questions.ts); this only reads, and a file that
@@ -95,7 +96,8 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
 /** The `n` newest files under findings/ (hidden ones aside), newest first. */
 export function newestFindings(dir: string, n: number): FindingFile[] {
   const found: FindingFile[] = [];
-  const walk = (sub: string) => {
+  const walk = (sub: string, depth = 0) => {
+    if (depth > FINDINGS_DEPTH) return;
     let entries;
     try {
       entries = readdirSync(`${dir}/${sub}`, { withFileTypes: true });
@@ -105,7 +107,7 @@ export function newestFindings(dir: string, n: number): FindingFile[] {
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const rel = sub ? `${sub}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(rel);
+      if (e.isDirectory()) walk(rel, depth + 1);
       else if (e.isFile()) {
         const at = attempt(() => statSync(`${dir}/${rel}`).mtime, null);
         if (at) found.push({ path: rel, modifiedAt: at });

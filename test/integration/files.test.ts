@@ -14,6 +14,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { appendLine, overwriteInPlace, readHead } from '../../src/adapters/files.js';
 import { readLogTail, readRestarts, readSession, RESTART_LOG_TAIL } from '../../src/adapters/store.js';
 import { runPaths } from '../../src/core/run/paths.js';
+import { countFindings } from '../../src/dashboard/rows.js';
+import { newestFindings } from '../../src/dashboard/story.js';
 
 let dir: string;
 beforeEach(() => {
@@ -82,5 +84,15 @@ describe('bounded reads of files a run may hold (issue 17)', () => {
     const p = paths();
     writeFileSync(p.session, ' '.repeat(1 << 20));
     expect(() => readSession(p)).toThrow(/larger than/);
+  });
+
+  test('findings/ is walked to a bounded depth: a maze of directories is not followed to its end', () => {
+    const findings = join(dir, 'findings');
+    const deep = join(findings, ...Array.from({ length: 200 }, () => 'd'));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(findings, 'top.md'), '# top\n');
+    writeFileSync(join(deep, 'bottom.md'), '# bottom\n');
+    expect(countFindings(findings)).toBe(1);
+    expect(newestFindings(findings, 5).map((f) => f.path)).toEqual(['top.md']);
   });
 });

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
-import { readText, writeFileAtomic } from './files.js';
+import { readHead, writeFileAtomic } from './files.js';
 
 // The new part of a run's events.jsonl, by byte offset: a pass reads what was added since it last
 // looked, never the whole log.
@@ -45,7 +45,7 @@ export function readLinesFrom(path: string, from: number, maxBytes: number): New
 /** Where the last scan of a run's events log ended; 0 before the first. */
 export function readOffset(path: string): number {
   try {
-    const n = Number((readText(path) ?? '0').trim());
+    const n = Number((readHead(path, 64) ?? '0').trim());
     return Number.isSafeInteger(n) && n >= 0 ? n : 0;
   } catch {
     return 0;

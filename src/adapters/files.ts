@@ -133,6 +133,29 @@ export function readText(path: string): string | null {
   }
 }
 
+/**
+ * At most the first `maxBytes` of a file, as text; null when it is missing. For files a run's agent
+ * can write: a huge one costs `maxBytes`, never the whole file (a cut last character is dropped).
+ */
+export function readHead(path: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new Error(code ? describeFsError({ code, path }) : `${path}: ${(err as Error).message}`);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(maxBytes, fstatSync(fd).size));
+    let got = 0;
+    for (let n = 1; got < buf.length && n > 0; got += n) n = readSync(fd, buf, got, buf.length - got, got);
+    return buf.toString('utf8', 0, got).replace(/\uFFFD$/, '');
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
 export function exists(path: string): boolean {
   return existsSync(path);
 }

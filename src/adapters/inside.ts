@@ -61,6 +61,6 @@ export function readInside(dir: string, path: string, max?: number): { text: str
 }
 
 /** The text of `path` when it is a regular file inside `dir`, or null. */
-export function readTextInside(dir: string, path: string): string | null {
-  return readInside(dir, path)?.text ?? null;
+export function readTextInside(dir: string, path: string, max?: number): string | null {
+  return readInside(dir, path, max)?.text ?? null;
 }

@@ -91,14 +91,10 @@ function layoutMark(root: string): string {
  * Returns the ids moved now (for the caller to say so); costs one read once the root is marked.
  */
 export function ensureLayout(root: string): string[] {
+  // No root yet, or not a directory: nothing to move (the command's own check says what is wrong).
+  if (kind(root) !== 'dir') return [];
   if (readText(layoutMark(root))?.trim() === String(LAYOUT)) return [];
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const names = readdirSync(root);
   const moved = names.filter((id) => isRunId(id) && moveRunRecords(root, id));
   mkdirSync(recordsRoot(root), { recursive: true, mode: 0o700 });
   writeFileAtomic(layoutMark(root), `${LAYOUT}\n`);

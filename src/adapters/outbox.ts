@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseDelivery, type Delivery } from '../core/notify/delivery.js';
 import { describeOwnerProblem, ownerProblem } from '../core/run/owner.js';
 import { rootPaths } from '../core/run/paths.js';
+import { parsePidRecord } from '../core/run/records.js';
 import { readText, writeFileAtomic } from './files.js';
 import { myUid, ownerProblemAt } from './owner.js';
 
@@ -67,7 +68,8 @@ export function listOutbox(root: string): OutboxListing {
   }
   for (const name of names) {
     if (name.startsWith('.')) continue;
-    const claim = /^(.+)\.claim-(\d+)$/.exec(name);
+    // Attempts are few: a claim past 9999 is none overnight made, and is never looped to.
+    const claim = /^(.+)\.claim-(\d{1,4})$/.exec(name);
     const mark = /^(.+)\.(sent|failed)$/.exec(name);
     if (claim) {
       const key = claim[1] as string;
@@ -153,8 +155,7 @@ export function claimAttempt(root: string, key: string, n: number, owner: string
 /** Who claimed attempt `n`; null when the claim is unreadable (torn by a crash: treated as dead). */
 export function readClaim(root: string, key: string, n: number): { pid: number; startTime: string } | null {
   try {
-    const m = /^(\d+) (.+?)\s*$/.exec(readText(join(dir(root), `${key}.claim-${n}`)) ?? '');
-    return m ? { pid: Number(m[1]), startTime: m[2] as string } : null;
+    return parsePidRecord(readText(join(dir(root), `${key}.claim-${n}`)) ?? '');
   } catch {
     return null;
   }
@@ -164,7 +165,7 @@ export function readClaim(root: string, key: string, n: number): { pid: number; 
 export function removeDelivery(root: string, key: string, highestClaim: number): void {
   rmSync(join(dir(root), `${key}.json`), { force: true });
   for (const mark of ['sent', 'failed']) rmSync(join(dir(root), `${key}.${mark}`), { force: true });
-  for (let n = 1; n <= highestClaim; n++) {
+  for (let n = 1; n <= Math.min(highestClaim, 9999); n++) {
     try {
       unlinkSync(join(dir(root), `${key}.claim-${n}`));
     } catch {

@@ -22,11 +22,26 @@ import {
   specToDoc,
 } from '../core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
-import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
+import { appendLine, exists, mtime, readHead, writeFileAtomic } from './files.js';
 import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
 
-// Reads and writes one run's files. Names come from the run id; nothing is stored twice.
+// Reads and writes one run's files. Names come from the run id; nothing is stored twice. Every read
+// is bounded: a record is read up to a size it never reaches, a log from its end.
+
+/** Small records (session, pid, exit, sentinel, links): a few hundred bytes when overnight writes them. */
+const RECORD_MAX = 64 * 1024;
+/** run.yaml and its JSON twin hold the task, which may be a long brief. */
+const SPEC_MAX = 16 * 1024 * 1024;
+/** How much of restart.log's end is read: thousands of lines, more than any breaker counts. */
+export const RESTART_LOG_TAIL = 1024 * 1024;
+
+/** A record's text, or null; one larger than `max` is refused (not overnight's, or corrupt). */
+function readRecord(path: string, max = RECORD_MAX): string | null {
+  const text = readHead(path, max + 1);
+  if (text !== null && Buffer.byteLength(text) > max) throw new Error(`${path}: larger than ${max} bytes`);
+  return text;
+}
 
 /** Run ids under the root, oldest first; anything else there (logs, locks, temp dirs) is ignored. */
 export function listRunIds(root: string): string[] {
@@ -57,14 +72,17 @@ function fingerprint(path: string): string | null {
 export async function readSpec(paths: RunPaths): Promise<RunSpec> {
   const print = fingerprint(paths.runYaml);
   try {
-    const cached = JSON.parse(readText(paths.specCache) ?? 'null') as { of?: string; doc?: unknown } | null;
+    const cached = JSON.parse(readRecord(paths.specCache, SPEC_MAX) ?? 'null') as {
+      of?: string;
+      doc?: unknown;
+    } | null;
     if (cached && print !== null && cached.of === print) return specFromDoc(cached.doc);
   } catch {
     // a stale or torn cache: read run.yaml itself
   }
   let text: string | null;
   try {
-    text = readText(paths.runYaml);
+    text = readRecord(paths.runYaml, SPEC_MAX);
   } catch (err) {
     throw new RunFileError('run.yaml', `cannot be read (${(err as Error).message})`);
   }
@@ -87,7 +105,8 @@ export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
 
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
-    const text = readText(kind === 'DONE' ? paths.done : paths.failed);
+    // A view for people, read for its first line only.
+    const text = readHead(kind === 'DONE' ? paths.done : paths.failed, 4096);
     if (text !== null)
       return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
   }
@@ -118,7 +137,7 @@ export function writeView(path: string, text: string): void {
 }
 
 export function readSession(paths: RunPaths): SessionRecord | null {
-  const text = readText(paths.session);
+  const text = readRecord(paths.session);
   if (text === null) return null;
   try {
     return parseSession(text);
@@ -132,7 +151,7 @@ export function writeSession(paths: RunPaths, session: SessionRecord): void {
 }
 
 export function readRestarts(paths: RunPaths): RestartEntry[] {
-  return parseRestartLog(readText(paths.restartLog) ?? '');
+  return parseRestartLog(readLogTail(paths.restartLog, RESTART_LOG_TAIL));
 }
 
 export function appendRestart(paths: RunPaths, entry: RestartEntry): void {
@@ -150,7 +169,7 @@ export function readAgent(
   session: SessionRecord | null,
 ): { pid: number; startTime: string } | null {
   if (!session) return null;
-  const text = readText(paths.pidFile(session.n));
+  const text = readRecord(paths.pidFile(session.n));
   return text === null ? null : parsePidRecord(text);
 }
 
@@ -179,9 +198,31 @@ export function readTail(path: string, bytes: number): string {
   }
 }
 
+/**
+ * The last `bytes` of a log as whole lines: the first, cut, line is dropped when the log is longer.
+ * A log's size never decides what is read (a 600 MB one is read as its last `bytes`).
+ */
+export function readLogTail(path: string, bytes: number): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(bytes, size));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      if (buf.length === size) return buf.toString('utf8');
+      const nl = buf.indexOf(0x0a);
+      return nl < 0 ? '' : buf.toString('utf8', nl + 1);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
 /** The hang timer of session `n`, if a pass has seen it silent. */
 export function readStaleSince(paths: RunPaths, n: number): Date | null {
-  const m = /^(\d+) (\S+)/.exec(readText(paths.staleSince) ?? '');
+  const m = /^(\d{1,9}) (\S{1,64})/.exec(readRecord(paths.staleSince) ?? '');
   const at = m && Number(m[1]) === n ? new Date(m[2] as string) : null;
   return at && !Number.isNaN(at.getTime()) ? at : null;
 }
@@ -195,7 +236,7 @@ export function markStale(paths: RunPaths, n: number, at: Date): void {
  * epoch inside is whole seconds.
  */
 export function readExitRecord(paths: RunPaths, n: number): ExitRecord | null {
-  const text = readText(paths.exitFile(n));
+  const text = readRecord(paths.exitFile(n));
   const record = text === null ? null : parseExitRecord(text, n);
   const at = record ? mtime(paths.exitFile(n)) : null;
   return record && at ? { ...record, at } : record;
@@ -204,7 +245,7 @@ export function readExitRecord(paths: RunPaths, n: number): ExitRecord | null {
 /** A follow-up's record of what it took over; null when there is none or it cannot be used. */
 export function readContinuation(paths: RunPaths): Continuation | null {
   try {
-    const text = readText(paths.continuation);
+    const text = readRecord(paths.continuation, SPEC_MAX);
     return text === null ? null : parseContinuation(text);
   } catch {
     return null;
@@ -214,7 +255,7 @@ export function readContinuation(paths: RunPaths): Continuation | null {
 /** The follow-up that continues this run, as its link says (it may since have been removed). */
 export function readContinuedBy(paths: RunPaths): ContinuedBy | null {
   try {
-    const text = readText(paths.continuedBy);
+    const text = readRecord(paths.continuedBy);
     return text === null ? null : parseContinuedBy(text);
   } catch {
     return null;

@@ -11,13 +11,16 @@ import {
 import { feedLine, newStream, type SessionLog } from '../core/agent/stream.js';
 import { hashBytes } from '../core/hash.js';
 import type { RunPaths } from '../core/run/paths.js';
-import { readText, writeFileAtomic } from './files.js';
+import { readHead, writeFileAtomic } from './files.js';
 import { readAt, readLines, type Line } from './lines.js';
 
 // The stream index: output.log's sessions as the reducer folded them, with the byte offset they
 // cover and what identifies the log they came from. A reader folds in only the bytes after that
 // offset, so reading a run costs what is new, never the whole log. output.log stays the truth:
 // the index is rebuilt from it whenever it is missing, corrupt, or from another or a shrunk log.
+
+/** A night's index is kilobytes (a few per session). */
+const INDEX_MAX_BYTES = 64 * 1024 * 1024;
 
 /** How much of the log's start identifies it (with its device and inode). */
 const PRINT_BYTES = 4096;
@@ -36,7 +39,10 @@ const printOf = (fd: number, length: number) => hashBytes(readAt(fd, 0, length))
 function loadIndex(paths: RunPaths, fd: number, dev: number, ino: number, size: number): StreamIndex | null {
   let stored: unknown;
   try {
-    stored = JSON.parse(readText(paths.streamIndex) ?? 'null');
+    // Bounded: an index larger than this is not one overnight wrote, and is rebuilt from the log.
+    const text = readHead(paths.streamIndex, INDEX_MAX_BYTES + 1);
+    if (text !== null && text.length > INDEX_MAX_BYTES) return null;
+    stored = JSON.parse(text ?? 'null');
   } catch {
     return null; // torn or corrupt: rebuilt
   }

@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path';
 
+import { intIn } from '../core/run/bounds.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
-import { readText, writeFileAtomic } from './files.js';
+import { readHead, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
 import { isAlive, signalGroup, startTimeOf } from './processes.js';
 
@@ -18,10 +19,12 @@ interface WakeTimer {
 
 /** `<ISO time> <pid> <start time>`; older records hold the time alone. */
 function readWakeTimer(paths: RunPaths): WakeTimer | null {
-  const text = readText(paths.wake)?.trim();
+  // Bounded and checked: a pid out of range is no process of ours to look at or signal.
+  const text = readHead(paths.wake, 512)?.trim();
   if (!text) return null;
   const [at, pid, ...start] = text.split(' ');
-  return { at: at as string, pid: pid ? Number(pid) : null, startTime: start.join(' ') || null };
+  const n = pid && /^\d{1,10}$/.test(pid) ? intIn(Number(pid), 1, 2 ** 31 - 1) : null;
+  return { at: at as string, pid: n, startTime: start.join(' ') || null };
 }
 
 async function timerAlive(t: WakeTimer | null): Promise<boolean> {

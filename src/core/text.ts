@@ -46,9 +46,16 @@ export function safeJson(value: unknown, indent?: number): string {
 /** At most this many characters of a first line appear in tables and the details. */
 export const HEADLINE_MAX = 100;
 
-/** The first line with any text, trimmed; found without splitting a megabyte brief into lines. */
+/**
+ * The first line with any text, trimmed; found without splitting a megabyte brief into lines, and
+ * in one pass (a pattern around `\S` rescans each line of spaces from every position).
+ */
 export function firstLine(text: string): string {
-  return (/[^\r\n]*\S[^\r\n]*/.exec(text)?.[0] ?? '').trim();
+  const at = text.search(/\S/);
+  if (at < 0) return '';
+  const start = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\r', at)) + 1;
+  const ends = [text.indexOf('\n', at), text.indexOf('\r', at)].filter((i) => i >= 0);
+  return text.slice(start, ends.length > 0 ? Math.min(...ends) : text.length).trim();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { exists, readText } from '../adapters/files.js';
+import { exists, readHead } from '../adapters/files.js';
 import { runDirProblem } from '../adapters/owner.js';
 import { isAlive } from '../adapters/processes.js';
 import {
@@ -15,6 +15,7 @@ import { mayBeStarting } from '../core/supervise/state.js';
 import { withNotifyWarnings } from '../notify/warnings.js';
 import type { PassContext } from '../reconcile/context.js';
 import { observeRun } from '../reconcile/observe.js';
+import { parseFinal } from './final-row.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
 
 // The dashboard's rows for a set of runs, read without the pass lock: a finished run from its
@@ -62,11 +63,16 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
   const unsafe = runDirProblem(paths);
   if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
   // A finished run's summary was written once; only what the user may still edit is read again.
-  const final = hasSentinel(paths) ? readFinal(paths) : null;
+  const final = hasSentinel(paths) ? readFinal(id, paths) : null;
+  if (final && 'bad' in final) {
+    // A summary that cannot be trusted is shown as what it is: a broken file, named by its path.
+    const problem = `broken file ${paths.final}: it ${final.bad}; remove it to read the run afresh`;
+    return { row: brokenRow(id, paths, await bestEffortState(paths), problem, restartsOf(paths), false) };
+  }
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
     // Where the run is now: an archived run's summary was written before it moved.
-    const { countsStamp: stamp, ...rest } = final;
+    const { countsStamp: stamp, ...rest } = final.row;
     const row = { ...rest, workspace: paths.workspace };
     if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
     return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
@@ -86,23 +92,34 @@ async function liveRow(
     return { row: buildRow(id, paths, spec, obs, now), unsettled: mayBeStarting(obs, now) };
   } catch (err) {
     // Whatever is wrong with one run, the dashboard still shows every other one.
-    let restarts = 0;
-    try {
-      restarts = crashRestarts(readRestarts(paths));
-    } catch {
-      // restart.log is unreadable too
-    }
-    return { row: brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restarts) };
+    return {
+      row: brokenRow(id, paths, await bestEffortState(paths), (err as Error).message, restartsOf(paths)),
+    };
   }
 }
 
-function readFinal(paths: RunPaths): (StatusRow & { countsStamp?: string }) | null {
+function restartsOf(paths: RunPaths): number {
   try {
-    const text = readText(paths.final);
-    return text ? (JSON.parse(text) as StatusRow & { countsStamp?: string }) : null;
+    return crashRestarts(readRestarts(paths));
+  } catch {
+    return 0; // restart.log is unreadable too
+  }
+}
+
+/** A summary is a few kilobytes; one larger than this was not written by overnight. */
+const FINAL_MAX_BYTES = 1024 * 1024;
+
+/** The finished run's summary: null when there is none (or it is torn mid-write), else checked. */
+function readFinal(id: string, paths: RunPaths): ReturnType<typeof parseFinal> | null {
+  let text: string | null;
+  try {
+    text = readHead(paths.final, FINAL_MAX_BYTES + 1);
   } catch {
     return null;
   }
+  if (!text) return null;
+  if (text.length > FINAL_MAX_BYTES) return { bad: 'is larger than a summary can be' };
+  return parseFinal(text, id);
 }
 
 /** What can still be said of a run whose run.yaml is unusable. */

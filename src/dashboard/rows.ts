@@ -4,7 +4,7 @@ import { mtime } from '../adapters/files.js';
 import { readTextInside } from '../adapters/inside.js';
 import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
-import { countOpen, parseQuestions } from '../core/agent/questions.js';
+import { countOpen, parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
 import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
 import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
@@ -21,6 +21,7 @@ import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
 import { headline } from '../core/text.js';
+import { transitionOf } from './final-row.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
 export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow {
@@ -45,7 +46,7 @@ export function lastTransition(paths: RunPaths): Record<string, unknown> | null 
     .filter((l) => l.trim() !== '');
   for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2); i--) {
     try {
-      return JSON.parse(lines[i] as string) as Record<string, unknown>;
+      return transitionOf(JSON.parse(lines[i] as string));
     } catch {
       // torn: try the one before
     }
@@ -58,8 +59,13 @@ export function countsStamp(paths: RunPaths): string {
   return `${mtime(paths.findings)?.getTime() ?? 0}:${mtime(paths.questions)?.getTime() ?? 0}`;
 }
 
+/** How deep findings/ is walked: notes in folders, never a maze. */
+export const FINDINGS_DEPTH = 16;
+
 /** Files under findings/, at any depth, hidden ones aside. Walked by hand: usually flat, and cheaper so. */
-export function countFindings(dir: string): number {
+export function countFindings(dir: string, depth = 0): number {
+  // The agent makes the tree: a chain of thousands of directories is not walked to its end.
+  if (depth > FINDINGS_DEPTH) return 0;
   let entries;
   try {
     // findings/ as a link to a directory elsewhere is not the run's: nothing in it is counted.
@@ -72,14 +78,16 @@ export function countFindings(dir: string): number {
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
     if (e.isFile()) n++;
-    else if (e.isDirectory()) n += countFindings(`${dir}/${e.name}`);
+    else if (e.isDirectory()) n += countFindings(`${dir}/${e.name}`, depth + 1);
   }
   return n;
 }
 
 export function countQuestions(paths: RunPaths): number {
   try {
-    return countOpen(parseQuestions(readTextInside(paths.workspace, paths.questions) ?? ''));
+    return countOpen(
+      parseQuestions(readTextInside(paths.workspace, paths.questions, QUESTIONS_MAX_BYTES) ?? ''),
+    );
   } catch {
     return 0;
   }
@@ -201,6 +209,8 @@ export function brokenRow(
   state: RunState,
   problem: string,
   restarts: number,
+  /** False where the file is a view only (a finished run's summary): reconcile goes on. */
+  skipped = true,
 ): StatusRow {
   return {
     ...usageOf(paths),
@@ -217,7 +227,7 @@ export function brokenRow(
     questions: countQuestions(paths),
     lastOutputAt: mtime(paths.outputLog)?.toISOString() ?? null,
     lastTransition: null,
-    reason: `${problem} (reconcile skips this run until it is fixed)`,
+    reason: skipped ? `${problem} (reconcile skips this run until it is fixed)` : problem,
     problem,
   };
 }

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 
-import { mtime, readText } from '../adapters/files.js';
+import { mtime } from '../adapters/files.js';
 import { readTextInside } from '../adapters/inside.js';
 import {
   readExitRecord,
@@ -9,15 +9,23 @@ import {
   readSession,
   readSessionLogs,
   readSpec,
+  readTail,
 } from '../adapters/store.js';
-import { parseQuestions, rankQuestions, type Question } from '../core/agent/questions.js';
+import {
+  parseQuestions,
+  QUESTIONS_MAX_BYTES,
+  rankQuestions,
+  type Question,
+} from '../core/agent/questions.js';
 import type { SessionLog } from '../core/agent/stream.js';
+import { SESSION_MAX } from '../core/run/bounds.js';
 import { parseEvents } from '../core/run/events.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
 import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
 import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
+import { FINDINGS_DEPTH } from './rows.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
 // pure (core/status/timeline.ts, core/agent/questions.ts); this only reads, and a file that
@@ -36,6 +44,9 @@ export interface StoryRow {
   maxRestarts: number | null;
 }
 
+/** How much of events.jsonl's end the story reads. */
+const EVENTS_MAX_BYTES = 8 * 1024 * 1024;
+
 const LIVE: readonly RunState[] = ['running', 'synthesizing'];
 
 function attempt<T>(read: () => T, otherwise: T): T {
@@ -48,16 +59,20 @@ function attempt<T>(read: () => T, otherwise: T): T {
 
 export function readQuestions(paths: RunPaths): Question[] {
   return rankQuestions(
-    attempt(() => parseQuestions(readTextInside(paths.workspace, paths.questions) ?? ''), []),
+    attempt(
+      () => parseQuestions(readTextInside(paths.workspace, paths.questions, QUESTIONS_MAX_BYTES) ?? ''),
+      [],
+    ),
   );
 }
 
 export function readStory(paths: RunPaths, row: StoryRow): Story {
-  const events = attempt(() => parseEvents(readText(paths.events) ?? ''), []);
+  // The log's end, bounded: a night's events are far less; a cut first line is skipped as torn.
+  const events = parseEvents(readTail(paths.events, EVENTS_MAX_BYTES));
   const sessions: SessionLog[] = attempt(() => readSessionLogs(paths), []);
   const current: SessionRecord | null = attempt(() => readSession(paths), null);
   // One exit record per session the run has had: a handful of small files.
-  const last = Math.max(current?.n ?? 0, ...sessions.map((s) => s.n ?? 0));
+  const last = Math.min(SESSION_MAX, Math.max(current?.n ?? 0, ...sessions.map((s) => s.n ?? 0)));
   const exits = new Map<number, ExitRecord>();
   for (let n = 1; n <= last; n++) {
     const exit = attempt(() => readExitRecord(paths, n), null);
@@ -85,7 +100,8 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
 /** The `n` newest files under findings/ (hidden ones aside), newest first. */
 export function newestFindings(dir: string, n: number): FindingFile[] {
   const found: FindingFile[] = [];
-  const walk = (sub: string) => {
+  const walk = (sub: string, depth = 0) => {
+    if (depth > FINDINGS_DEPTH) return;
     let entries;
     try {
       entries = readdirSync(`${dir}/${sub}`, { withFileTypes: true });
@@ -95,7 +111,7 @@ export function newestFindings(dir: string, n: number): FindingFile[] {
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const rel = sub ? `${sub}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(rel);
+      if (e.isDirectory()) walk(rel, depth + 1);
       else if (e.isFile()) {
         const at = attempt(() => statSync(`${dir}/${rel}`).mtime, null);
         if (at) found.push({ path: rel, modifiedAt: at });

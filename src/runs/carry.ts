@@ -5,7 +5,7 @@ import { present } from '../adapters/files.js';
 import { directoryInside, readTextInside, regularInside } from '../adapters/inside.js';
 import { readSessionLogs } from '../adapters/store.js';
 import { findTranscript } from '../adapters/transcript.js';
-import { parseQuestions } from '../core/agent/questions.js';
+import { parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
 import type { AnsweredQuestion } from '../core/run/continuation.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
@@ -42,7 +42,7 @@ export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
   if (directoryInside(paths.workspace, paths.findings))
     walk(paths.workspace, paths.findings, '', findingFiles, skipped);
   else if (present(paths.findings)) skipped.push('findings');
-  const all = parseQuestions(questions ?? '');
+  const all = parseQuestions((questions ?? '').slice(0, QUESTIONS_MAX_BYTES));
   const answered = all.flatMap((q) => (q.answered && q.answer ? [{ title: q.title, answer: q.answer }] : []));
   let logs: ReturnType<typeof readSessionLogs> = [];
   try {

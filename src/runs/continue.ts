@@ -180,7 +180,8 @@ function linkFollowUp(old: RunPaths, link: ContinuedBy): void {
   } catch {
     // torn: the next summary of the run reads the link itself
   }
-  if (!summary) return;
+  // Anything but an object is no summary to extend (status shows a broken one as such).
+  if (typeof summary !== 'object' || summary === null || Array.isArray(summary)) return;
   const tip = link.head && summary.repo ? { handedOver: link.head } : {};
   writeFileAtomic(old.final, JSON.stringify({ ...summary, continuedBy: link.id, ...tip }) + '\n');
 }

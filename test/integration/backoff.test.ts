@@ -42,7 +42,7 @@ describe('backoff and continuation', () => {
     const seen = JSON.stringify({
       row,
       log: sb.read(sb.state(id, 'restart.log')),
-      events: sb.read(sb.ws(id, '.overnight/events.jsonl')),
+      events: sb.read(sb.state(id, 'events.jsonl')),
     });
     expect(row.state, seen).toBe('waiting');
     expect(row.reason, seen).toMatch(

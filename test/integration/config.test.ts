@@ -15,7 +15,7 @@ describe('a bad config file', () => {
     writeFileSync(join(dir, 'config.yaml'), 'stale_after: soon\nmystery_key: 1\n');
 
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     const pass = await sb.run(['reconcile']);
     expect(pass.exitCode).toBe(0);
     expect(pass.stderr).toMatch(

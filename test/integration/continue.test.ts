@@ -131,7 +131,7 @@ describe('continue', () => {
     // Nothing of the first night changed but its link to the next.
     const after = snapshot(first.workspace);
     expect(unlinked(after)).toEqual(unlinked(before));
-    expect(JSON.parse(after['.overnight/continued-by'] ?? '{}')).toMatchObject({ id: next.id });
+    expect(JSON.parse(sb.read(sb.state(first.id, 'continued-by')) ?? '{}')).toMatchObject({ id: next.id });
 
     // A night is continued once: the next is continued instead.
     const again = await sb.run(['continue', first.id]);

@@ -33,7 +33,7 @@ describe('hangs', () => {
     expect(log.map((r) => [r.mode, r.reason])).toEqual([
       ['resume', expect.stringMatching(/^stopped as hung/)],
     ]);
-    const events = sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '';
+    const events = sb.read(sb.state(id, 'events.jsonl')) ?? '';
     expect(events).toMatch(/"action":"watch"/);
     expect(events).toMatch(/"reason":"hung: no output for \d+s"/);
   });
@@ -74,7 +74,7 @@ describe('stopping an agent that will not stop', () => {
     await passesUntil(sb, () => sb.calls()[1], 'the session after the hang', 20_000);
     expect(alive(pid)).toBe(false);
     expect(alive(child)).toBe(false);
-    expect(sb.read(sb.ws(id, '.overnight/events.jsonl'))).toMatch(/"signal":"SIGKILL"/);
+    expect(sb.read(sb.state(id, 'events.jsonl'))).toMatch(/"signal":"SIGKILL"/);
     expect(sb.read(sb.state(id, 'restart.log'))).toMatch(
       /stopped as hung \(killed by SIGKILL \(exit 137\)\)/,
     );

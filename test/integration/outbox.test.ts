@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -74,5 +74,18 @@ describe('the outbox on disk', () => {
     removeDelivery(root, delivery().key, 1);
     expect(readdirSync(join(root, '.notify'))).toEqual([]);
     expect(listOutbox(join(root, 'nowhere'))).toEqual({ keys: [], claims: new Map(), done: new Map() });
+  });
+});
+
+describe('outbox files read back as untrusted (issue 17)', () => {
+  test('a claim numbered 2^53-1 is ignored, and a claim of spaces is no claim', () => {
+    const notify = join(root, '.notify');
+    mkdirSync(notify, { recursive: true });
+    writeFileSync(join(notify, 'k.claim-9007199254740991'), '1 x\n');
+    writeFileSync(join(notify, 'k.claim-1'), `1${' '.repeat(1 << 20)}x`.replace(' ', '\t'));
+    expect(listOutbox(root).claims.get('k')).toBe(1);
+    expect(readClaim(root, 'k', 1)).toBeNull();
+    removeDelivery(root, 'k', Number.MAX_SAFE_INTEGER);
+    expect(readdirSync(notify)).toEqual(['k.claim-9007199254740991']);
   });
 });

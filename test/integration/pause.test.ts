@@ -15,7 +15,7 @@ describe('pause and resume', () => {
     expect(existsSync(sb.state(id, 'PAUSE'))).toBe(true);
 
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);
@@ -47,7 +47,7 @@ describe('pause and resume', () => {
     const pid = await sb.agentPid(id);
     expect((await sb.run(['pause', '--all'])).exitCode).toBe(0);
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);

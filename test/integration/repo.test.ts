@@ -170,7 +170,7 @@ describe("a repository run's tools", () => {
     ]);
     expect(tools(chosen.run.workspace)).toEqual(['Read', 'Write', 'Bash(npm test:*)']);
     expect(sb.read(join(records(chosen.run.workspace), 'run.yaml'))).toContain('permission_mode: default');
-    expect(chosen.stderr).toContain('warning: allowed_tools has Write without a path');
+    expect(chosen.stderr).toContain('warning: allowed_tools has Write, which matches every path');
     expect(chosen.stderr).not.toContain('.claude/settings.json');
     const call = await waitFor(() => sb.calls().find((c) => c.cwd.endsWith(chosen.run.id)));
     expect(call.argv.slice(call.argv.indexOf('--allowedTools'))).toEqual([

@@ -16,7 +16,7 @@ describe('what each session did', () => {
     const uuid = arg(sb.calls()[0], '--session-id');
     expect(arg(sb.calls()[2], '--resume')).toBe(uuid);
 
-    const events = (sb.read(sb.ws(id, '.overnight/events.jsonl')) ?? '')
+    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>);

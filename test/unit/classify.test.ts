@@ -115,6 +115,11 @@ test.each<{ tail: string; want: string | null }>([
   { tail: 'The paper asks (y/n) questions of its readers and moves on.\n', want: null },
   { tail: 'Error: boom\n    at x (y.js:1:1)\n', want: null },
   { tail: '', want: null },
+  { tail: 'Proceed? (y/n) :\n', want: 'Proceed? (y/n) :' },
+  // Linear on any output (issue 17): a prompt pattern never rescans a megabyte of spaces.
+  { tail: `(y/n)${' '.repeat(1 << 20)}x\n`, want: null },
+  { tail: `[y/n]${' '.repeat(1 << 20)}x\n`, want: null },
+  { tail: ' '.repeat(1 << 20), want: null },
 ])('waitingPrompt $tail → $want', ({ tail, want }) => {
   expect(waitingPrompt(tail)).toBe(want);
 });

@@ -269,6 +269,22 @@ describe('the event sent', () => {
     });
   });
 
+  test('hostile fields of a line are left out: a state that is none, times out of range (issue 17)', () => {
+    const line = {
+      at: '9999-01-01T00:00:00.000Z',
+      to: '<meta http-equiv="refresh">',
+      action: 'wait',
+      until: '1970-01-01T00:00:00.000Z',
+      reason: `usage limit that waiting will not lift ${'x'.repeat(1 << 20)}`,
+    };
+    const got = eventOf({ ...line, action: 'finish', to: 'failed' }, 1, run);
+    expect(got).toMatchObject({ state: 'failed', event: 'needs-you' });
+    expect(got?.reason.length).toBeLessThanOrEqual(300);
+    const late = eventOf({ ...line, reason: 'report late: limit lifts at 08:05' }, 2, run);
+    expect(late).toMatchObject({ state: 'waiting', at: '' });
+    expect(late && 'until' in late).toBe(false);
+  });
+
   test('a wait carries its end', () => {
     const line = {
       at: 'x',

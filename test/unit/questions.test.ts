@@ -195,3 +195,39 @@ describe('rankQuestions', () => {
     expect(rankQuestions(given).map((x) => x.title)).toEqual(want);
   });
 });
+
+describe('agent-written questions.md of any shape is parsed in linear time (issue 17)', () => {
+  const MB = 1024 * 1024;
+  test.each<{ name: string; md: string; want: number }>([
+    { name: '1 MB of spaces', md: ' '.repeat(MB), want: 0 },
+    { name: '1 MB of #', md: '#'.repeat(MB), want: 0 },
+    { name: '1 MB of >', md: '>'.repeat(MB), want: 0 },
+    { name: 'a question, then 1 MB of spaces', md: q('A?') + ' '.repeat(MB), want: 1 },
+    { name: 'a heading of 1 MB of spaces', md: `## ${' '.repeat(MB)}x`, want: 1 },
+    { name: 'a heading of 1 MB of #', md: `## ${'#'.repeat(MB)}`, want: 1 },
+    { name: 'a field of 1 MB of spaces and stars', md: q('A?', `> - ${' *'.repeat(MB / 2)}answer`), want: 1 },
+    { name: 'a mix of spaces, #, > and *', md: q('A?', ' # > * '.repeat(MB / 7)), want: 1 },
+    { name: 'lines of spaces then an answer', md: q('A?', `${' '.repeat(MB)}Answer: yes`), want: 1 },
+  ])('$name', ({ md, want }) => {
+    const got = parseQuestions(md);
+    expect(countOpen(got)).toBe(want);
+    for (const question of got) expect(question.title.length).toBeLessThanOrEqual(500);
+  });
+
+  test('an answer of a megabyte is kept bounded', () => {
+    const [got] = parseQuestions(
+      q('A?', 'Answer: yes', ...Array.from({ length: 20_000 }, () => 'x'.repeat(50))),
+    );
+    expect(got?.answered).toBe(true);
+    expect(got?.answer?.length).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  test.each([
+    ['## Which C# library? ##', 'Which C# library?'],
+    ['## C#', 'C#'],
+    ['## **Bold?** #', 'Bold?'],
+    ['## ###', '(untitled question)'],
+  ])('heading %s reads as %s', (line, title) => {
+    expect(parseQuestions(`${line}\n`)[0]?.title).toBe(title);
+  });
+});

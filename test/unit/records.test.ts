@@ -311,3 +311,60 @@ test('a run.yaml written before the tmux socket was recorded reads as the defaul
   delete doc.paths.tmux_socket;
   expect(specFromDoc(doc).paths.tmuxSocket).toBeNull();
 });
+
+describe('records read back are untrusted (issue 17)', () => {
+  const session = (over: Record<string, unknown>) =>
+    JSON.stringify({ n: 2, mode: 'resume', startedAt: '2026-11-21T23:15:00.000Z', ...over });
+
+  test.each<{ name: string; text: string }>([
+    { name: 'n 2^53-1', text: session({ n: 9007199254740991 }) },
+    { name: 'n 0', text: session({ n: 0 }) },
+    { name: 'n 1.5', text: session({ n: 1.5 }) },
+    { name: 'a start in 9999', text: session({ startedAt: '9999-01-01T00:00:00Z' }) },
+    { name: 'a start in 1970', text: session({ startedAt: '1970-01-01T00:00:00Z' }) },
+    { name: 'null', text: 'null' },
+  ])('session.json with $name is refused', ({ text }) => {
+    expect(() => parseSession(text)).toThrow();
+  });
+
+  test('a deadline out of range is dropped', () => {
+    expect(parseSession(session({ deadline: '9999-01-01T00:00:00Z' })).deadline).toBeUndefined();
+  });
+
+  test.each<{ name: string; text: string; want: ReturnType<typeof parsePidRecord> }>([
+    {
+      name: 'a plain record',
+      text: '4242 Sat Nov 21 23:15:00 2026\n',
+      want: { pid: 4242, startTime: 'Sat Nov 21 23:15:00 2026' },
+    },
+    { name: 'a pid past 2^31', text: '99999999999 x', want: null },
+    { name: 'pid 0', text: '0 x', want: null },
+    { name: 'no start time', text: '4242', want: null },
+    { name: '1 MB of spaces inside', text: `4242${' '.repeat(1 << 20)}x`, want: null },
+    { name: '1 MB of digits', text: '9'.repeat(1 << 20), want: null },
+  ])('pid record: $name', ({ text, want }) => {
+    expect(parsePidRecord(text)).toEqual(want);
+  });
+
+  test.each<{ name: string; text: string }>([
+    { name: 'an exit in 1970', text: '0 2 0' },
+    { name: 'an exit in the year 33658', text: '0 2 999999999999' },
+    { name: 'a status of 1 MB of digits', text: `${'1'.repeat(1 << 20)} 2 1795309200` },
+    { name: '1 MB of spaces', text: ' '.repeat(1 << 20) },
+  ])('exit record: $name is none', ({ text }) => {
+    expect(parseExitRecord(text, 2)).toBeNull();
+  });
+
+  test('restart.log lines out of range are skipped, long reasons cut', () => {
+    const text = [
+      '1970-01-01T00:00:00.000Z\tresume\texit=1\tuptime=5s\tcrash',
+      '9999-01-01T00:00:00.000Z\tresume\texit=1\tuptime=5s\tcrash',
+      `2026-11-21T23:30:00.000Z\tresume\texit=${'9'.repeat(400)}\tuptime=5s\t${'x'.repeat(1 << 20)}`,
+      ' '.repeat(1 << 20),
+    ].join('\n');
+    const got = parseRestartLog(text);
+    expect(got).toHaveLength(1);
+    expect(got[0]?.exit).toBeNull();
+    expect(got[0]?.reason.length).toBeLessThanOrEqual(4096);
+  });
+});

@@ -12,7 +12,13 @@ import {
   type IndexVerdict,
   type StreamIndex,
 } from '../../src/core/agent/stream-index.js';
-import { feedLine, newStream, parseStream, type StreamState } from '../../src/core/agent/stream.js';
+import {
+  emptySession,
+  feedLine,
+  newStream,
+  parseStream,
+  type StreamState,
+} from '../../src/core/agent/stream.js';
 
 // The reducer folded line by line, lines too long to hold, and when a stored index may be extended.
 
@@ -278,6 +284,33 @@ describe('judgeIndex', () => {
       want: 'shrunk',
     },
     { name: 'its first bytes changed → rewritten', stored: index(), print: 'def', want: 'rewritten' },
+    // Read back as untrusted (issue 17): a session number or counter out of range is rebuilt.
+    {
+      name: 'a session of its own → use',
+      stored: index({ state: { sessions: [emptySession(1, 'initial')] } }),
+      want: 'use',
+    },
+    {
+      name: 'session 2^53-1 → corrupt',
+      stored: index({ state: { sessions: [emptySession(9007199254740991, 'initial')] } }),
+      want: 'corrupt',
+    },
+    {
+      name: 'a negative counter → corrupt',
+      stored: index({ state: { sessions: [{ ...emptySession(1, 'initial'), apiRetries: -1 }] } }),
+      want: 'corrupt',
+    },
+    {
+      name: 'a cost of 1e300 → corrupt',
+      stored: index({ state: { sessions: [{ ...emptySession(1, 'initial'), inheritedCostUsd: 1e300 }] } }),
+      want: 'corrupt',
+    },
+    { name: 'a start that is not a number → corrupt', stored: index({ starts: [0, -5] }), want: 'corrupt' },
+    {
+      name: 'a session that is not an object → corrupt',
+      stored: index({ state: { sessions: [null] } } as never),
+      want: 'corrupt',
+    },
   ])('$name', ({ stored, log = { dev: 1, ino: 42, size: 10_000 }, print = 'abc', want }) => {
     expect(judgeIndex(stored, log, () => print)).toBe(want);
   });

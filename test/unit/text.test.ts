@@ -5,7 +5,7 @@ import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
 import { localTime } from '../../src/core/local-time.js';
 import { formatBoard } from '../../src/core/status/board.js';
 import { runDetails } from '../../src/core/status/details.js';
-import { headline, safeJson, safeLine, safeText } from '../../src/core/text.js';
+import { headline, HEADLINE_MAX, safeJson, safeLine, safeText } from '../../src/core/text.js';
 
 // Text from the agent, the task or a file never reaches a terminal as a control sequence.
 
@@ -159,5 +159,17 @@ describe('what is printed from the agent and the files', () => {
     );
     expect(lines).toContain('warning:    a b\\x1b]52;c;ZWNobyBwd25lZA==\\x07');
     for (const line of lines) expect(line).not.toMatch(/[\n\x1b\x9b]/);
+  });
+});
+
+describe('first lines of agent-written text are found in one pass (issue 17)', () => {
+  test.each<{ name: string; text: string; want: string }>([
+    { name: '1 MB of spaces', text: ' '.repeat(1 << 20), want: '' },
+    { name: '1 MB of spaces, then a word', text: `${' '.repeat(1 << 20)}word`, want: 'word' },
+    { name: 'blank lines first', text: '\n \r\n  Night brief  \r\nmore', want: 'Night brief' },
+    { name: '1 MB of #', text: '#'.repeat(1 << 20), want: '#'.repeat(HEADLINE_MAX - 1) + '…' },
+    { name: '1 MB of >', text: `${'>'.repeat(1 << 20)}\nnext`, want: '>'.repeat(HEADLINE_MAX - 1) + '…' },
+  ])('$name', ({ text, want }) => {
+    expect(headline(text)).toBe(want);
   });
 });

@@ -1,9 +1,11 @@
+import { numberIn, SESSION_MAX, sessionNumber } from '../run/bounds.js';
 import {
   currentSession,
   emptySession,
   feedAssistant,
   feedOtherLine,
   parseResult,
+  type SessionLog,
   type StreamState,
 } from './stream.js';
 
@@ -107,6 +109,29 @@ export interface StreamIndex {
   state: StreamState;
 }
 
+const counter = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/**
+ * A stored session as the reducer makes it: read back, what loops and sums use is checked (its
+ * number, counters, cost); anything else is rebuilt from the log.
+ */
+function wellFormedSession(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Partial<SessionLog>;
+  const cost =
+    s.result === null || (typeof s.result === 'object' && numberIn(s.result?.costUsd, 0, 1e9) !== null);
+  return (
+    (s.n === null || sessionNumber(s.n) !== null) &&
+    counter(s.apiRetries) &&
+    counter(s.toolCalls) &&
+    counter(s.assistantEvents) &&
+    numberIn(s.inheritedCostUsd, 0, 1e9) !== null &&
+    Array.isArray(s.otherLines) &&
+    s.otherLines.length <= 100 &&
+    cost
+  );
+}
+
 export type IndexVerdict =
   'use' | 'missing' | 'corrupt' | 'other shape' | 'replaced' | 'shrunk' | 'rewritten';
 
@@ -130,7 +155,11 @@ export function judgeIndex(
     typeof idx.print === 'string' &&
     Array.isArray(idx.starts) &&
     Array.isArray(idx.state?.sessions) &&
-    (idx.printLen as number) <= (idx.offset as number);
+    (idx.printLen as number) <= (idx.offset as number) &&
+    idx.starts.length <= SESSION_MAX + 1 &&
+    idx.starts.every((s) => Number.isSafeInteger(s) && s >= 0) &&
+    (idx.state as StreamState).sessions.length <= SESSION_MAX &&
+    (idx.state as StreamState).sessions.every(wellFormedSession);
   if (!wellFormed) return 'corrupt';
   if (idx.shape !== STREAM_SHAPE) return 'other shape';
   if (idx.dev !== log.dev || idx.ino !== log.ino) return 'replaced';

@@ -1,5 +1,6 @@
 // The agent's stream-json output, read back into one record per session. Pure: text in, records out.
 // Tolerant: a torn last line, unknown event types and non-JSON lines (a crash trace) are skipped.
+import { SESSION_MAX, sessionNumber, wordOf } from '../run/bounds.js';
 import { readRateLimit, timestampOf, type RateLimit, type UsageWindow } from './rate-limit.js';
 import { retried, type RetryStreak } from './retry.js';
 
@@ -187,7 +188,9 @@ export function feedLine(state: StreamState, line: string): void {
 export function feedEvent(state: StreamState, e: Record<string, unknown>): void {
   switch (e.type) {
     case 'overnight_session': {
-      const s = emptySession(num(e.session), str(e.mode), str(e.conversation));
+      // More markers than any night has sessions: the rest of the output stays with the last one.
+      if (state.sessions.length >= SESSION_MAX) return;
+      const s = emptySession(sessionNumber(e.session), wordOf(e.mode), wordOf(e.conversation));
       const at = new Date(str(e.at) ?? '');
       s.startedAt = Number.isNaN(at.getTime()) ? null : at;
       s.inheritedCostUsd = num(e.inheritedCostUsd) ?? 0;

@@ -63,7 +63,8 @@ function scale(span: Span): (at: Date) => number {
 /** Clock ticks at most seven to the span, on round times; the step in seconds comes along. */
 export function ticks(span: Span): { at: Date[]; step: number } {
   const seconds = (span.to.getTime() - span.from.getTime()) / 1000;
-  const step = STEPS.find((s) => seconds / s <= 7) ?? 86400;
+  // Past a week, whole days enough for seven ticks: a span of centuries is still seven ticks, not millions.
+  const step = STEPS.find((s) => seconds / s <= 7) ?? Math.ceil(seconds / 7 / 86400) * 86400;
   const at: Date[] = [];
   const ms = step * 1000;
   for (let t = Math.ceil(span.from.getTime() / ms) * ms; t <= span.to.getTime(); t += ms)

@@ -1,4 +1,5 @@
-import type { RunState } from '../run/types.js';
+import { TEXT_MAX, timeOf } from '../run/bounds.js';
+import { RUN_STATES, type RunState } from '../run/types.js';
 import { oneLine } from '../text.js';
 import type { NotifyEventKind } from './targets.js';
 
@@ -75,7 +76,7 @@ export function kindsOf(raw: Record<string, unknown>, reportExists: boolean): No
     ...raw,
     action: typeof raw.action === 'string' ? raw.action : '',
     to: typeof raw.to === 'string' ? raw.to : '',
-    reason: typeof raw.reason === 'string' ? raw.reason : '',
+    reason: typeof raw.reason === 'string' ? raw.reason.slice(0, TEXT_MAX) : '',
   };
   if (line.action === 'finish' && line.to === 'failed')
     return NEEDS_YOU_FAILURES.some((r) => r.test(line.reason)) ? ['needs-you', 'failed'] : ['failed'];
@@ -92,8 +93,9 @@ export function kindsOf(raw: Record<string, unknown>, reportExists: boolean): No
 export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFacts): NotifyEvent | null {
   const kinds = kindsOf(raw, run.report !== null);
   if (!kinds) return null;
-  const to = typeof raw.to === 'string' ? (raw.to as RunState) : 'waiting';
-  const until = typeof raw.until === 'string' ? { until: raw.until } : {};
+  // Read back as untrusted: a state that is none, a time out of range are left out.
+  const to = (RUN_STATES as readonly unknown[]).includes(raw.to) ? (raw.to as RunState) : 'waiting';
+  const until = timeOf(raw.until) ? { until: raw.until as string } : {};
   return {
     id: `${run.id}:${offset}`,
     event: kinds[0] as NotifyEventKind,
@@ -101,7 +103,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
     run: run.id,
     state: to,
     reason: oneLine(typeof raw.reason === 'string' ? raw.reason : '', 300),
-    at: typeof raw.at === 'string' ? raw.at : '',
+    at: timeOf(raw.at) ? (raw.at as string) : '',
     report: run.report,
     workspace: run.workspace,
     task: run.task === null ? null : oneLine(run.task.split('\n')[0] ?? '', 120),

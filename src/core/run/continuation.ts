@@ -1,3 +1,5 @@
+import { intIn, numberIn } from './bounds.js';
+
 // What a follow-up run (`overnight continue`) took over from the run it continues, as recorded in
 // its `.overnight/continuation.json` when it was made (never changed after): every first session
 // and every hand-over of the follow-up is told from it. Pure: text in, values out.
@@ -39,7 +41,10 @@ export function serializeContinuation(c: Continuation): string {
   return JSON.stringify({ v: 1, ...c }) + '\n';
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+// Read back as untrusted: a string longer than any overnight writes reads as missing.
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length <= TEXT_LONG ? v : null);
+/** The person's notes are a brief; answers and last words a few paragraphs. */
+const TEXT_LONG = 1024 * 1024;
 
 /** Null when the text is not such a record (a torn or foreign file): the follow-up then starts plainly. */
 export function parseContinuation(text: string): Continuation | null {
@@ -53,13 +58,13 @@ export function parseContinuation(text: string): Continuation | null {
   const from = str(v.from);
   const fromWorkspace = str(v.fromWorkspace);
   if (!from || !fromWorkspace || !Array.isArray(v.answered)) return null;
-  const answered = v.answered.flatMap((a: unknown) => {
+  const answered = v.answered.slice(0, 1000).flatMap((a: unknown) => {
     const q = a as Record<string, unknown> | null;
     const title = str(q?.title);
     const answer = str(q?.answer);
     return title !== null && answer !== null ? [{ title, answer }] : [];
   });
-  const cost = typeof v.inheritedCostUsd === 'number' && v.inheritedCostUsd > 0 ? v.inheritedCostUsd : 0;
+  const cost = numberIn(v.inheritedCostUsd, 0, 1e9) ?? 0;
   return {
     from,
     fromWorkspace,
@@ -68,7 +73,7 @@ export function parseContinuation(text: string): Continuation | null {
     why: str(v.why),
     inheritedCostUsd: cost,
     answered,
-    open: typeof v.open === 'number' && v.open >= 0 ? v.open : 0,
+    open: intIn(v.open, 0, 1_000_000) ?? 0,
     notes: str(v.notes),
     report: v.report === true,
     lastWords: str(v.lastWords),

@@ -1,5 +1,8 @@
+import { intIn, sessionNumber, textOf, timeOf, wordOf } from './bounds.js';
+
 // events.jsonl read back: one transition per line, as act, stop and pause record them. Tolerant:
 // a torn or foreign line is skipped, unknown fields are ignored, so older and newer runs both read.
+// Every field is bounded (core/run/bounds.ts): an event out of range is skipped, a field read as missing.
 
 export interface RunEvent {
   at: Date;
@@ -27,13 +30,6 @@ export interface RunEvent {
   expected: string | null;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
-const time = (v: unknown): Date | null => {
-  const at = typeof v === 'string' ? new Date(v) : null;
-  return at && !Number.isNaN(at.getTime()) ? at : null;
-};
-
 export function parseEvent(line: string): RunEvent | null {
   let e: Record<string, unknown>;
   try {
@@ -43,25 +39,25 @@ export function parseEvent(line: string): RunEvent | null {
   } catch {
     return null;
   }
-  const at = time(e.at);
-  const action = str(e.action);
+  const at = timeOf(e.at);
+  const action = wordOf(e.action);
   if (!at || !action) return null;
   return {
     at,
     action,
-    from: str(e.from),
-    to: str(e.to),
-    reason: str(e.reason) ?? '',
-    session: int(e.session),
-    mode: str(e.mode),
-    exit: int(e.exit),
-    until: time(e.until),
-    resetsAt: time(e.resetsAt),
-    signal: str(e.signal),
+    from: wordOf(e.from),
+    to: wordOf(e.to),
+    reason: textOf(e.reason) ?? '',
+    session: sessionNumber(e.session),
+    mode: wordOf(e.mode),
+    exit: intIn(e.exit, -1, 65535),
+    until: timeOf(e.until),
+    resetsAt: timeOf(e.resetsAt),
+    signal: wordOf(e.signal),
     hung: e.hung === true,
-    fresh: str(e.fresh),
-    conversation: str(e.conversation),
-    expected: str(e.expected),
+    fresh: textOf(e.fresh),
+    conversation: wordOf(e.conversation),
+    expected: wordOf(e.expected),
   };
 }
 

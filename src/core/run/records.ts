@@ -1,6 +1,8 @@
+import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
 
-// Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly.
+// Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly. Read back,
+// each is untrusted (the agent may have written it): numbers in range, times in sane years.
 
 const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'synthesis'];
 
@@ -17,17 +19,17 @@ export function parseRestartLog(text: string): RestartEntry[] {
   for (const line of text.split('\n')) {
     const [at, mode, exit, ...rest] = line.split('\t');
     if (!at || !mode || !exit) continue;
-    const time = new Date(at);
-    if (Number.isNaN(time.getTime()) || !MODES.includes(mode as SessionMode)) continue;
-    const code = /^exit=(\d+)$/.exec(exit);
+    const time = timeOf(at);
+    if (!time || !MODES.includes(mode as SessionMode)) continue;
+    const code = /^exit=(\d{1,5})$/.exec(exit);
     const up = rest[0]?.startsWith('uptime=') ? rest.shift() : undefined;
-    const seconds = up ? /^uptime=(\d+)s$/.exec(up) : null;
+    const seconds = up ? /^uptime=(\d{1,10})s$/.exec(up) : null;
     entries.push({
       at: time,
       mode: mode as SessionMode,
       exit: code ? Number(code[1]) : null,
       uptime: seconds ? Number(seconds[1]) : null,
-      reason: rest.join('\t'),
+      reason: textOf(rest.join('\t')) ?? '',
     });
   }
   return entries;
@@ -35,15 +37,21 @@ export function parseRestartLog(text: string): RestartEntry[] {
 
 /** The wrapper writes `<status> <session> <epoch seconds>`; only the current session's counts. */
 export function parseExitRecord(text: string, session: number): ExitRecord | null {
-  const m = /^(\d+)\s+(\d+)\s+(\d+)\s*$/.exec(text.trim());
+  const m = /^(\d{1,5})\s+(\d{1,9})\s+(\d{1,12})$/.exec(text.trim());
   if (!m || Number(m[2]) !== session) return null;
-  return { code: Number(m[1]), at: new Date(Number(m[3]) * 1000) };
+  const at = saneDate(new Date(Number(m[3]) * 1000));
+  return at && { code: Number(m[1]), at };
 }
 
 /** The wrapper writes `<pid> <start time>`; the start time is opaque text compared as is. */
 export function parsePidRecord(text: string): { pid: number; startTime: string } | null {
-  const m = /^(\d+)\s+(.+?)\s*$/.exec(text.trim());
-  return m ? { pid: Number(m[1]), startTime: m[2] as string } : null;
+  // One space between: `\s+(.+?)\s*$` backtracks on a long run of spaces.
+  const t = text.trim();
+  const space = t.indexOf(' ');
+  if (space < 0 || t.length > 256) return null;
+  const pid = /^\d{1,10}$/.test(t.slice(0, space)) ? intIn(Number(t.slice(0, space)), 1, 2 ** 31 - 1) : null;
+  const startTime = t.slice(space + 1).trim();
+  return pid !== null && startTime !== '' ? { pid, startTime } : null;
 }
 
 export function serializeSession(s: SessionRecord): string {
@@ -61,18 +69,16 @@ export function parseSession(text: string): SessionRecord {
     fresh?: unknown;
     deadline?: unknown;
   };
-  const startedAt = new Date(String(v.startedAt));
-  if (
-    typeof v.n !== 'number' ||
-    !MODES.includes(v.mode as SessionMode) ||
-    Number.isNaN(startedAt.getTime())
-  ) {
+  if (typeof v !== 'object' || v === null) throw new Error('not a session record');
+  const n = sessionNumber(v.n);
+  const startedAt = timeOf(v.startedAt);
+  if (n === null || !MODES.includes(v.mode as SessionMode) || !startedAt) {
     throw new Error('not a session record');
   }
-  const deadline = typeof v.deadline === 'string' ? new Date(v.deadline) : null;
-  const late = deadline && !Number.isNaN(deadline.getTime()) ? { deadline } : {};
+  const deadline = timeOf(v.deadline);
+  const late = deadline ? { deadline } : {};
   const fresh = v.fresh === true ? { fresh: true } : {};
-  return { n: v.n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
+  return { n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */
@@ -131,19 +137,20 @@ function need<T>(ok: boolean, value: T, what: string): T {
 
 export function specFromDoc(doc: unknown): RunSpec {
   const d = need(typeof doc === 'object' && doc !== null, doc as Record<string, unknown>, 'the document');
+  // Ids, models, paths: a path is at most PATH_MAX (4096) bytes.
   const str = (k: string, from = d) =>
-    need(typeof from[k] === 'string' && from[k] !== '', from[k] as string, k);
+    need(typeof from[k] === 'string' && from[k] !== '' && from[k].length <= 4096, from[k] as string, k);
   const time = (k: string) => {
-    const t = new Date(str(k));
-    return need(!Number.isNaN(t.getTime()), t, k);
+    const t = timeOf(str(k));
+    return need(t !== null, t as Date, k);
   };
   const l = need(
     typeof d.limits_seconds === 'object' && d.limits_seconds !== null,
     d.limits_seconds as Record<string, unknown>,
     'limits_seconds',
   );
-  const num = (k: string) =>
-    need(typeof l[k] === 'number' && (l[k] as number) >= 0, l[k] as number, `limits_seconds.${k}`);
+  // Seconds, counts and bytes: finite, and far below where arithmetic on them loses precision.
+  const num = (k: string) => need(numberIn(l[k], 0, 1e12) !== null, l[k] as number, `limits_seconds.${k}`);
   const p = need(
     typeof d.paths === 'object' && d.paths !== null,
     d.paths as Record<string, unknown>,
@@ -192,7 +199,7 @@ export function specFromDoc(doc: unknown): RunSpec {
       transientMax: l.transient_max === undefined ? 2 * 3600 : num('transient_max'),
       lateReport: l.late_report === undefined ? 6 * 3600 : num('late_report'),
     },
-    maxCost: typeof d.max_cost_usd === 'number' && d.max_cost_usd > 0 ? d.max_cost_usd : null,
+    maxCost: numberIn(d.max_cost_usd, Number.MIN_VALUE, 1e9),
     // Added with the overage and fallback policies: older runs never allowed overage, had no fallback.
     allowOverage: d.allow_overage === true,
     fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),

@@ -1,4 +1,5 @@
 import { maskSecrets } from '../mask.js';
+import { SESSION_MAX } from '../run/bounds.js';
 import type { RunEvent } from '../run/events.js';
 import type { RestartEntry } from '../run/types.js';
 import { sessionCosts, sessionEnd } from './session-end.js';
@@ -41,7 +42,8 @@ function starts(input: TimelineInput): Start[] {
   const cur = input.current;
   if (cur && !byN.has(cur.n)) byN.set(cur.n, { n: cur.n, at: cur.startedAt, mode: cur.mode, why: '' });
   const logged = input.sessions.map((s) => s.n ?? 0);
-  const last = Math.max(cur?.n ?? 0, ...logged, ...input.exits.keys(), ...byN.keys());
+  // Bounded whatever the records say: session numbers come from files an agent could write.
+  const last = Math.min(SESSION_MAX, Math.max(cur?.n ?? 0, ...logged, ...input.exits.keys(), ...byN.keys()));
   // restart.log has one line per session after the first, in order (used only where events lack it).
   const eventless = input.events.every((e) => e.action !== 'start');
   for (let n = 1; n <= last; n++) {

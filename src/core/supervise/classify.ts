@@ -90,8 +90,9 @@ const PROMPTS = [
   /do you trust the files/i,
   /trust this folder/i,
   /press enter to continue/i,
-  /\((?:y\/n|yes\/no)\)\s*[:?]?\s*$/i,
-  /\[y\/n\]\s*[:?]?\s*$/i,
+  // Lines are trimmed at their end: one `\s*` only, as two around an optional backtrack on spaces.
+  /\((?:y\/n|yes\/no)\)(?:\s*[:?])?$/i,
+  /\[y\/n\](?:\s*[:?])?$/i,
   /(?:enter|paste) your (?:anthropic )?api key/i,
   /do you want to use this api key/i,
   /select (?:an option|a login method|login method)/i,

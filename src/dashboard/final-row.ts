@@ -1,0 +1,140 @@
+import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
+import { RUN_STATES } from '../core/run/types.js';
+import type { StatusRow } from './rows.js';
+
+// final.json read back: the row a finished run was summarized into, checked field by field as
+// untrusted input (the run's agent may have written it). Unknown fields are dropped; a field of the
+// wrong type, out of range or too long makes the whole file unusable, and says which field.
+
+export type FinalRow = StatusRow & { countsStamp?: string };
+
+type Check = (v: unknown) => boolean;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const text =
+  (max = TEXT_MAX): Check =>
+  (v) =>
+    typeof v === 'string' && v.length <= max;
+const word = text(WORD_MAX);
+const time: Check = (v) => timeOf(v) !== null;
+const count: Check = (v) => intIn(v, 0, Number.MAX_SAFE_INTEGER) !== null;
+const money: Check = (v) => numberIn(v, 0, 1e9) !== null;
+const bool: Check = (v) => typeof v === 'boolean';
+const nullable =
+  (c: Check): Check =>
+  (v) =>
+    v === null || c(v);
+const listOf =
+  (c: Check, max: number): Check =>
+  (v) =>
+    Array.isArray(v) && v.length <= max && v.every(c);
+const shape =
+  (fields: Record<string, Check>, optional: readonly string[] = []): Check =>
+  (v) =>
+    isObject(v) &&
+    Object.entries(fields).every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+
+const usageWindow = shape({ utilization: (v) => numberIn(v, 0, 100) !== null, resetsAt: nullable(time) });
+
+/** Every field a summary may hold, and what it must be. */
+const FIELDS: Record<string, Check> = {
+  id: word,
+  state: (v) => (RUN_STATES as readonly unknown[]).includes(v),
+  reason: text(),
+  task: nullable(text()),
+  taskMore: bool,
+  name: text(),
+  workspace: text(),
+  session: word,
+  watch: text(),
+  startedAt: nullable(time),
+  endsAt: nullable(time),
+  nextTryAt: time,
+  lastOutputAt: nullable(time),
+  restarts: count,
+  maxRestarts: nullable(count),
+  findings: count,
+  questions: count,
+  sessions: (v) => intIn(v, 0, SESSION_MAX) !== null,
+  costUsd: money,
+  tokens: shape({ input: count, output: count }),
+  permissionDenials: shape({
+    count,
+    tools: listOf(shape({ name: word, count }), 1000),
+  }),
+  usageWindows: shape({ fiveHour: usageWindow, sevenDay: usageWindow }, ['fiveHour', 'sevenDay']),
+  retrying: shape({ count, status: nullable(count), error: nullable(text()), since: nullable(time) }),
+  report: bool,
+  problem: text(),
+  warnings: listOf(text(), 100),
+  doing: listOf(text(), 100),
+  continues: word,
+  continuedBy: word,
+  handedOver: word,
+  repo: text(),
+  branch: text(),
+  base: word,
+  worktree: text(),
+  commits: nullable(listOf(shape({ sha: word, subject: text() }), 1000)),
+  lastTransition: nullable((v) => transitionOf(v) !== null),
+  countsStamp: word,
+};
+
+const REQUIRED = ['id', 'state', 'reason'];
+
+/** A summary's row, or the first field that makes it unusable. */
+export function parseFinal(text: string, id: string): { row: FinalRow } | { bad: string } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return { bad: 'is not JSON' };
+  }
+  if (!isObject(doc)) return { bad: 'is not a JSON object' };
+  for (const k of REQUIRED) if (doc[k] === undefined) return { bad: `has no ${k}` };
+  const row: Record<string, unknown> = {};
+  for (const [k, check] of Object.entries(FIELDS)) {
+    if (doc[k] === undefined) continue;
+    if (!check(doc[k])) return { bad: `has an invalid ${k}` };
+    row[k] = k === 'lastTransition' ? transitionOf(doc[k]) : doc[k];
+  }
+  if (row.id !== id) return { bad: `is another run's (id ${JSON.stringify(String(row.id).slice(0, 80))})` };
+  // Summaries written before a field existed: what the row must have, as a run without it.
+  const defaults = {
+    task: null,
+    startedAt: null,
+    endsAt: null,
+    lastOutputAt: null,
+    restarts: 0,
+    maxRestarts: null,
+    findings: 0,
+    questions: 0,
+    lastTransition: null,
+    session: '',
+    costUsd: 0,
+    sessions: 0,
+    tokens: { input: 0, output: 0 },
+    permissionDenials: { count: 0, tools: [] },
+  };
+  return { row: { ...defaults, ...row } as unknown as FinalRow };
+}
+
+/**
+ * An events.jsonl line as the dashboard shows it (`lastTransition`): flat, its values short
+ * primitives, its time a sane one. Null for anything else.
+ */
+export function transitionOf(v: unknown): Record<string, unknown> | null {
+  if (!isObject(v)) return null;
+  const entries = Object.entries(v);
+  if (entries.length > 32 || (v.at !== undefined && !time(v.at))) return null;
+  const flat = entries.every(
+    ([k, x]) =>
+      k.length <= WORD_MAX &&
+      (x === null ||
+        typeof x === 'boolean' ||
+        (typeof x === 'number' && Number.isFinite(x)) ||
+        (typeof x === 'string' && x.length <= TEXT_MAX)),
+  );
+  return flat ? v : null;
+}

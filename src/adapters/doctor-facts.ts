@@ -22,6 +22,7 @@ import {
 import type { ScheduleFacts } from '../core/doctor/schedule.js';
 import { rootPaths } from '../core/run/paths.js';
 import { readText } from './files.js';
+import { resolveClaude } from './install.js';
 import { resolveExecutable } from './which.js';
 
 // The facts `overnight doctor` judges, gathered for one environment (the shell's, or the one a
@@ -89,7 +90,7 @@ export async function runBriefly(
 /** Where a command is found on `env.PATH`, and with --as-scheduler where the shell would find it instead. */
 function locate(command: string, env: Env, interactive?: { command: string; path: string }): BinaryFacts {
   const path = env.PATH ?? '';
-  const resolved = resolveExecutable(command, path);
+  const resolved = resolveClaude(command, path);
   const facts: BinaryFacts = { command, path, resolved };
   if (!resolved && interactive) facts.interactive = resolveExecutable(interactive.command, interactive.path);
   return facts;

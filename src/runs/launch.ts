@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 import { loadSettings } from '../adapters/config-file.js';
-import { CLI_PATH } from '../adapters/install.js';
+import { CLI_PATH, resolveClaude } from '../adapters/install.js';
 import { waitLock } from '../adapters/lock.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
@@ -128,7 +128,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
 
 /** The agent's and tmux's absolute paths, recorded in run.yaml so that a scheduler's PATH does not matter. */
 export function agentTools(settings: Settings, env: NodeJS.ProcessEnv): { claude: string; tmux: string } {
-  const claude = resolveExecutable(settings.claude, env.PATH);
+  const claude = resolveClaude(settings.claude, env.PATH);
   if (!claude) {
     throw new OperationalError(
       `the agent binary "${settings.claude}" was not found on PATH; ` +

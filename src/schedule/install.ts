@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 
 import { readText } from '../adapters/files.js';
+import { resolveClaude } from '../adapters/install.js';
 import * as sched from '../adapters/scheduler.js';
 import { readScheduleMarker, removeScheduleMarker, writeScheduleMarker } from '../adapters/supervision.js';
 import { resolveExecutable } from '../adapters/which.js';
@@ -98,7 +99,7 @@ export async function installSchedule(
   const backend = backendChosen ?? (await defaultBackend(env));
   if (backend === 'cron') cronTimeFields(every.seconds, every.text);
   const tmux = resolveExecutable('tmux', env.PATH);
-  const claude = resolveExecutable(settings.claude, env.PATH);
+  const claude = resolveClaude(settings.claude, env.PATH);
   const found = [process.execPath, tmux, claude].filter((p): p is string => p !== null);
   const values: ScheduleValues = {
     node: process.execPath,

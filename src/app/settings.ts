@@ -1,5 +1,6 @@
 import { loadSettings } from '../adapters/config-file.js';
 import { ensureLayout } from '../adapters/legacy-layout.js';
+import { probeRunsRoot } from '../adapters/runs-root.js';
 import { describeProblem, type Settings } from '../core/config/settings.js';
 import { recordsRoot, rootPaths } from '../core/run/paths.js';
 import type { Io } from './io.js';
@@ -21,6 +22,8 @@ export async function settingsWithWarnings(io: Io): Promise<Settings> {
  * by whichever command meets them first, and said. A root that cannot be written is left as it is.
  */
 function layoutOnce(root: string, io: Io): void {
+  // A root other users could write is refused by the command itself; nothing is moved in it.
+  if (probeRunsRoot(root, 'read') !== null) return;
   for (const dir of [root, rootPaths(root).archive]) {
     try {
       const moved = ensureLayout(dir);

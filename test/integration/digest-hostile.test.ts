@@ -151,9 +151,10 @@ describe('digest --html with every record of a run rewritten by its agent', () =
     // What the agent wrote is there to read, as text.
     const shown = (await page.textContent('body')) ?? '';
     expect(shown.split(HOSTILE).length - 1).toBeGreaterThanOrEqual(8);
-    expect(await page.$$eval('article.run', (els) => els.map((e) => e.getAttribute('data-state')))).toEqual(
-      expect.arrayContaining(['unknown']),
-    );
+    // A summary whose state is markup is refused as a broken file (the state then comes from the
+    // records) or shown as unknown: either way the attribute holds one of the page's own words.
+    const states = await page.$$eval('article.run', (els) => els.map((e) => e.getAttribute('data-state')));
+    for (const state of states) expect(['done', 'failed', 'unknown']).toContain(state);
     expect(await page.textContent('li.question .q-title')).toContain(HOSTILE);
     // The page's own stylesheet applies (its hash is in the policy), and nothing else's does.
     expect(await page.evaluate("getComputedStyle(document.querySelector('.page')).maxWidth")).toBe('880px');

@@ -26,6 +26,7 @@ export async function resolveRun(
   runsRoot: string,
   io: Io,
   where: Where = 'active',
+  strict = false,
 ): Promise<ResolvedRun> {
   const archive = rootPaths(runsRoot).archive;
   const active = where === 'archived' ? [] : listRunIds(runsRoot);
@@ -34,15 +35,23 @@ export async function resolveRun(
   const ids = [...active, ...archived];
   // Only runs whose id could come from that name are read (the id's slug is made from it).
   const named: NamedRun[] = [];
+  const unreadable: string[] = [];
   for (const id of mayBeNamed(handle, ids)) {
     try {
       const spec = await readSpec(runPaths(rootOf(id), id));
       if (spec.name) named.push({ id, name: spec.name, startedAt: spec.startedAt });
     } catch {
-      // a run whose run.yaml cannot be used is still found by its id
+      // a run whose run.yaml cannot be used is still found by its id, and by its slug below
+      unreadable.push(id);
     }
   }
-  const r = resolveRunName(handle, ids, { named, cmd: io.cmd });
+  const r = resolveRunName(handle, ids, { named, cmd: io.cmd, strict });
+  // The name's slug is the id's, but its run.yaml cannot say its name: that run, said so.
+  if ('error' in r && unreadable.length === 1 && !strict && named.length === 0) {
+    const id = unreadable[0] as string;
+    io.stderr(`note: ${id}'s run.yaml cannot be read; taking it as the run named "${handle}"`);
+    return { id, root: rootOf(id), archived: !active.includes(id) };
+  }
   if ('error' in r) throw new UsageError(r.error);
   if (r.note) io.stderr(`note: ${r.note}`);
   return { id: r.id, root: rootOf(r.id), archived: !active.includes(r.id) };

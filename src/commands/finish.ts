@@ -10,7 +10,7 @@ import { finishRun } from '../runs/finish.js';
 export async function finishCommand(name: string, io: Io): Promise<number> {
   const settings = await settingsWithWarnings(io);
   usableRunsRoot(settings.runsDir, 'write');
-  const { id } = await resolveRun(name, settings.runsDir, io);
+  const { id } = await resolveRun(name, settings.runsDir, io, 'active', true);
   // A run's reason and a pass's outcome may quote the agent: nothing in them is obeyed.
   for (const line of await finishRun(settings.runsDir, id, settings, io)) io.stdout(safeLine(line));
   return 0;

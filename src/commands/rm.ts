@@ -17,7 +17,7 @@ export interface RmOptions {
 export async function rmCommand(name: string, opts: RmOptions, io: Io): Promise<number> {
   const root = (await settingsWithWarnings(io)).runsDir;
   usableRunsRoot(root, 'write');
-  const run = await resolveRun(name, root, io, 'any');
+  const run = await resolveRun(name, root, io, 'any', true);
   const plan = await planRemoval(run.root, run.id, root);
   if (!opts.yes) {
     if (!io.ask)

@@ -30,7 +30,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   usableRunsRoot(root, 'write');
   let named: string | null = null;
   if (name) {
-    named = (await resolveRun(name, root, io)).id;
+    named = (await resolveRun(name, root, io, 'active', true)).id;
   } else if (listRunIds(root).length === 0) {
     io.stdout('No unfinished runs to stop.');
     return 0;

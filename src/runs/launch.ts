@@ -17,6 +17,7 @@ import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
 import { createRun, idTaken } from './create.js';
+import { liveNamesakes } from './namesakes.js';
 import { checkBranch, checkRepo } from './repo.js';
 
 // Launching a run: settings checked, the workspace (and a repository run's worktree) made, the
@@ -90,6 +91,12 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
 
   const root = settings.runsDir;
   usableRunsRoot(root, 'create');
+  const twins = req.name === undefined ? [] : await liveNamesakes(root, req.name);
+  if (twins.length > 0)
+    warnings.push(
+      `warning: a live run is already named ${JSON.stringify(req.name)} (${twins.join(', ')}); ` +
+        'stop, finish and rm will ask for the id of the one you mean',
+    );
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {

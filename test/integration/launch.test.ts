@@ -178,12 +178,22 @@ describe('launch', () => {
     // Both launches must fall in one minute: start early enough in it (polled, not slept).
     await waitFor(() => new Date().getSeconds() < 50, { timeout: 15_000 });
     const first = await sb.launch('Twin one', ['--name', 'twin']);
-    const second = await sb.launch('Twin two', ['--name', 'twin']);
+    const launched = await sb.run(['launch', '--json', '--name', 'twin', 'Twin two']);
+    expect(launched.exitCode, launched.stderr).toBe(0);
+    expect(launched.stderr).toContain(`warning: a live run is already named "twin" (${first.id})`);
+    const second = JSON.parse(launched.stdout) as { id: string; workspace: string };
     expect(first.id).toMatch(/-twin$/);
     expect(second.id).toBe(`${first.id}-2`);
     expect(sb.read(join(records(second.workspace), 'run.yaml'))).toContain('Twin two');
     expect(sb.read(join(records(first.workspace), 'run.yaml'))).toContain('Twin one');
     expect(await sb.hasSession(second.id)).toBe(true);
+    // Ending a run by a shared name would guess: refused, with both ids.
+    const stop = await sb.run(['stop', 'twin']);
+    expect(stop.exitCode).toBe(2);
+    expect(stop.stderr).toContain(`2 runs are named "twin" (${second.id}, ${first.id}); give the id`);
+    expect(await sb.hasSession(first.id)).toBe(true);
+    const typo = await sb.run(['stop', 'twni']);
+    expect(typo.stderr).toContain('did you mean "twin"?');
   });
 });
 

@@ -330,3 +330,38 @@ describe('attachCommand', () => {
     );
   });
 });
+
+describe('resolveRunName for commands that end or delete a run', () => {
+  const ids = ['2026-11-20-2200-flaky', '2026-11-21-2315-flaky', '2026-11-21-2330-survey-crdt'];
+  const named = (id: string, hour: number) => ({
+    id,
+    name: 'flaky',
+    startedAt: new Date(Date.UTC(2026, 10, 21, hour)),
+  });
+
+  test('a name several runs share is refused, listing every one', () => {
+    const r = resolveRunName('flaky', ids, {
+      strict: true,
+      named: [named('2026-11-20-2200-flaky', 1), named('2026-11-21-2315-flaky', 2)],
+    });
+    expect(r).toEqual({
+      error: expect.stringMatching(
+        /^2 runs are named "flaky" \(2026-11-21-2315-flaky, 2026-11-20-2200-flaky\); give the id/,
+      ),
+    });
+  });
+
+  test.each([
+    { handle: 'flakey', want: 'flaky' },
+    { handle: 'survey-crtd', want: 'survey-crdt' },
+    { handle: 'sruvey-crdt', want: 'survey-crdt' },
+  ])('a mistyped name "$handle" gets a suggestion', ({ handle, want }) => {
+    const r = resolveRunName(handle, ids);
+    expect(r).toEqual({ error: expect.stringContaining(`did you mean "${want}"?`) });
+  });
+
+  test('a name far from every run gets none', () => {
+    const r = resolveRunName('completely-different', ids) as { error: string };
+    expect(r.error).not.toContain('did you mean');
+  });
+});

@@ -101,6 +101,8 @@ export interface ResolveOptions {
   named?: readonly NamedRun[];
   /** How the person runs overnight, for the hint (`overnight`, `npx overnight`). */
   cmd?: string;
+  /** A command that ends or deletes a run: a name several runs share is refused, not guessed. */
+  strict?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ export interface ResolveOptions {
 export function resolveRunName(
   handle: string,
   ids: readonly string[],
-  { named = [], cmd = 'overnight' }: ResolveOptions = {},
+  { named = [], cmd = 'overnight', strict = false }: ResolveOptions = {},
 ): Resolution {
   if (ids.includes(handle)) return { id: handle };
   const slug = slugify(handle);
@@ -121,6 +123,12 @@ export function resolveRunName(
   if (newest) {
     if (byName.length === 1) return { id: newest.id };
     const others = byName.slice(1).map((r) => r.id);
+    if (strict)
+      return {
+        error:
+          `${byName.length} runs are named "${newest.name}" (${byName.map((r) => r.id).join(', ')}); ` +
+          'give the id of the one you mean',
+      };
     const note =
       `${byName.length} runs are named "${newest.name}"; this is the newest, ${newest.id} ` +
       `(the others: ${others.join(', ')})`;
@@ -128,7 +136,46 @@ export function resolveRunName(
   }
   const matches = ids.filter((id) => id.startsWith(handle));
   if (matches.length === 1) return { id: matches[0] as string };
-  if (matches.length === 0) return { error: `no run matches "${handle}" (see \`${cmd} status --all\`)` };
+  if (matches.length === 0) {
+    const near = nearest(slug, [...ids.map(slugOf), ...named.map((r) => slugify(r.name))]);
+    const hint = near ? `; did you mean "${near}"?` : '';
+    return { error: `no run matches "${handle}"${hint} (see \`${cmd} status --all\`)` };
+  }
   const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', ...' : '');
   return { error: `"${handle}" matches ${matches.length} runs (${shown}); give more of the id` };
+}
+
+/** The closest of `names` to `slug` by edit distance, when it is close enough to be a typo. */
+function nearest(slug: string, names: readonly string[]): string | null {
+  const most = Math.max(1, Math.floor(slug.length / 4));
+  let best: { name: string; d: number } | null = null;
+  for (const name of new Set(names)) {
+    // Bounded: names are at most a slug long, and far ones are cut short.
+    if (Math.abs(name.length - slug.length) > most) continue;
+    const d = distance(slug, name, most);
+    if (d > 0 && d <= most && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name ?? null;
+}
+
+/** Edit distance with swapped neighbours as one edit (a typo), stopped once every path is over `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let low = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, (before[j - 2] as number) + 1);
+      row.push(v);
+      low = Math.min(low, v);
+    }
+    if (low > limit) return low;
+    before = prev;
+    prev = row;
+  }
+  return prev[b.length] as number;
 }

@@ -104,6 +104,9 @@ set -m
   wait "$pid"
   status=$?
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
+  # What the agent started in its process group dies with it: a child of an agent killed with
+  # SIGKILL would otherwise outlive the session (and the run).
+  kill -s TERM -- "-$pid" 2> /dev/null
 }
 
 # Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the

@@ -17,14 +17,17 @@ describe('recovery', () => {
   it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async ({
     sb,
   }) => {
-    sb.setBehaviour({ work: 30 });
+    sb.setBehaviour({ work: 30, child: true });
     const { id } = await sb.launch('Survive a kill', ['--duration', '1h']);
     const pid = await sb.agentPid(id);
+    const child = Number(await waitFor(() => sb.read(join(sb.logDir, 'child.pid'))));
     const first = await waitFor(() => sb.calls()[0]);
     const uuid = arg(first, '--session-id');
     expect(uuid).toBeTruthy();
 
     process.kill(pid, 'SIGKILL');
+    // What the agent started dies with it, though nobody signalled its process group.
+    await waitFor(() => !alive(child), { what: `the killed agent's child ${child} gone` });
     // The wrapper starts a pass by itself; two more race it.
     const passes = await Promise.all([sb.run(['reconcile']), sb.run(['reconcile'])]);
     for (const p of passes) expect(p.exitCode, p.stderr).toBe(0);

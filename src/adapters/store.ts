@@ -22,6 +22,8 @@ import {
   specToDoc,
 } from '../core/run/records.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
+import { parseCause, type Cause } from '../core/supervise/causes.js';
+import { legacyCause } from '../core/supervise/legacy-cause.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
@@ -85,11 +87,17 @@ export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
   if (print !== null) writeFileAtomic(paths.specCache, JSON.stringify({ of: print, doc }) + '\n');
 }
 
+/**
+ * The first line is the reason for people; the second the cause code (causes.ts), checked against
+ * the closed list. A record written before codes (or a bad code) has its cause read from the reason.
+ */
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
     const text = readText(kind === 'DONE' ? paths.done : paths.failed);
-    if (text !== null)
-      return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
+    if (text === null) continue;
+    const [first, second] = text.trim().split('\n');
+    const reason = first?.trim() || (kind === 'DONE' ? 'done' : 'failed');
+    return { kind, reason, cause: parseCause(second?.trim()) ?? legacyCause(reason) };
   }
   return null;
 }
@@ -102,8 +110,8 @@ export function hasSentinel(paths: RunPaths): boolean {
  * The record first (what passes decide from), then the view in the run's directory for people. The
  * agent may replace or delete the view; nothing reads it back.
  */
-export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string): void {
-  const text = reason.replace(/\n/g, ' ') + '\n';
+export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string, cause: Cause): void {
+  const text = `${reason.replace(/\n/g, ' ')}\n${cause}\n`;
   writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, text);
   writeView(kind === 'DONE' ? paths.doneView : paths.failedView, text);
 }

@@ -72,7 +72,11 @@ export async function pauseCommand(
 /** The events log says who paused and resumed; a log that cannot be written does not stop either. */
 function record(paths: ReturnType<typeof runPaths>, action: 'pause' | 'resume', io: Io): void {
   try {
-    appendEvent(paths, io.now(), { action, reason: 'by user' });
+    appendEvent(paths, io.now(), {
+      action,
+      cause: action === 'pause' ? 'paused' : 'unpaused',
+      reason: 'by user',
+    });
   } catch (err) {
     io.stderr(
       `warning: the ${action} could not be recorded in the run's events log ` +

@@ -47,8 +47,13 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
       const paths = runPaths(root, id);
       const already = hasSentinel(paths);
       if (!already) {
-        writeSentinel(paths, 'DONE', STOPPED_REASON);
-        appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
+        writeSentinel(paths, 'DONE', STOPPED_REASON, 'stopped');
+        appendEvent(paths, io.now(), {
+          to: 'done',
+          action: 'stop',
+          cause: 'stopped',
+          reason: STOPPED_REASON,
+        });
       }
       const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
       if (!done?.settled) unsettled++;

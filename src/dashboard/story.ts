@@ -18,6 +18,7 @@ import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
 import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
 import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
+import { hasAgent } from '../core/supervise/live-states.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
 // pure (core/status/timeline.ts, core/agent/questions.ts); this only reads, and a file that
@@ -35,8 +36,6 @@ export interface StoryRow {
   startedAt: string | null;
   maxRestarts: number | null;
 }
-
-const LIVE: readonly RunState[] = ['running', 'synthesizing'];
 
 function attempt<T>(read: () => T, otherwise: T): T {
   try {
@@ -75,7 +74,7 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
         sessions,
         exits,
         current,
-        live: LIVE.includes(row.state),
+        live: hasAgent(row.state),
         sentinel: sentinel && { ...sentinel, at: sentinelAt },
       })
     : [];

@@ -32,6 +32,7 @@ export async function finishRun(root: string, id: string, settings: Settings, io
       await writeSpec(paths, { ...spec, endsAt: now });
       appendEvent(paths, now, {
         action: 'finish',
+        cause: 'finished-early',
         reason: FINISHED_EARLY,
         endsAt: now.toISOString(),
         was: spec.endsAt.toISOString(),
@@ -41,7 +42,7 @@ export async function finishRun(root: string, id: string, settings: Settings, io
     if (exists(paths.pause)) {
       // The report is what the person asked for: a pause of this run would hold it back.
       rmSync(paths.pause, { force: true });
-      appendEvent(paths, now, { action: 'resume', reason: FINISHED_EARLY });
+      appendEvent(paths, now, { action: 'resume', cause: 'finished-early', reason: FINISHED_EARLY });
       lines.push(`${id}: its pause is lifted`);
     }
     if (exists(rootPaths(root).pauseAll)) {

@@ -1,3 +1,6 @@
+import type { Cause } from '../supervise/causes.js';
+import { causeOf } from '../supervise/legacy-cause.js';
+
 // events.jsonl read back: one transition per line, as act, stop and pause record them. Tolerant:
 // a torn or foreign line is skipped, unknown fields are ignored, so older and newer runs both read.
 
@@ -8,6 +11,8 @@ export interface RunEvent {
   from: string | null;
   to: string | null;
   reason: string;
+  /** The decision's code; for lines written before codes, read from the reason (legacyCause). */
+  cause: Cause;
   /** The session a start began. */
   session: number | null;
   mode: string | null;
@@ -52,6 +57,7 @@ export function parseEvent(line: string): RunEvent | null {
     from: str(e.from),
     to: str(e.to),
     reason: str(e.reason) ?? '',
+    cause: causeOf(e),
     session: int(e.session),
     mode: str(e.mode),
     exit: int(e.exit),

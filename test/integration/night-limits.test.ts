@@ -54,7 +54,7 @@ describe('transient API trouble', () => {
     });
     const failed = await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 20_000, what: 'FAILED' });
     expect(failed).toMatch(
-      /^the API kept failing for \d+s, longer than transient_max \(3s\); last 529 overloaded_error \(exit 1\): API Error: 529 overloaded_error \(fake\)\n?$/,
+      /^the API kept failing for \d+s, longer than transient_max \(3s\); last 529 overloaded_error \(exit 1\): API Error: 529 overloaded_error \(fake\)\napi-trouble\n$/,
     );
     expect(modes(sb, id).every((m) => m === 'retry')).toBe(true);
     expect((await status(sb)).restarts).toBe(0);

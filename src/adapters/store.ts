@@ -21,9 +21,9 @@ import {
   specFromDoc,
   specToDoc,
 } from '../core/run/records.js';
+import { parseSentinel, sentinelText } from '../core/run/sentinel.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
-import { parseCause, type Cause } from '../core/supervise/causes.js';
-import { legacyCause } from '../core/supervise/legacy-cause.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { appendLine, exists, mtime, readText, writeFileAtomic } from './files.js';
 import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
@@ -87,17 +87,10 @@ export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
   if (print !== null) writeFileAtomic(paths.specCache, JSON.stringify({ of: print, doc }) + '\n');
 }
 
-/**
- * The first line is the reason for people; the second the cause code (causes.ts), checked against
- * the closed list. A record written before codes (or a bad code) has its cause read from the reason.
- */
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
     const text = readText(kind === 'DONE' ? paths.done : paths.failed);
-    if (text === null) continue;
-    const [first, second] = text.trim().split('\n');
-    const reason = first?.trim() || (kind === 'DONE' ? 'done' : 'failed');
-    return { kind, reason, cause: parseCause(second?.trim()) ?? legacyCause(reason) };
+    if (text !== null) return parseSentinel(kind, text);
   }
   return null;
 }
@@ -111,7 +104,7 @@ export function hasSentinel(paths: RunPaths): boolean {
  * agent may replace or delete the view; nothing reads it back.
  */
 export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string, cause: Cause): void {
-  const text = `${reason.replace(/\n/g, ' ')}\n${cause}\n`;
+  const text = sentinelText(reason, cause);
   writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, text);
   writeView(kind === 'DONE' ? paths.doneView : paths.failedView, text);
 }

@@ -7,6 +7,7 @@ import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
@@ -51,7 +52,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
         appendEvent(paths, io.now(), {
           to: 'done',
           action: 'stop',
-          cause: 'stopped',
+          cause: 'stopped' satisfies Cause,
           reason: STOPPED_REASON,
         });
       }

@@ -21,7 +21,9 @@ import {
   specFromDoc,
   specToDoc,
 } from '../core/run/records.js';
+import { parseSentinel, sentinelText } from '../core/run/sentinel.js';
 import type { ExitRecord, RestartEntry, RunSpec, Sentinel, SessionRecord } from '../core/run/types.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { appendLine, exists, mtime, readHead, writeFileAtomic } from './files.js';
 import { readStreamView } from './stream-index.js';
 import { loadYaml } from './yaml.js';
@@ -105,10 +107,9 @@ export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
 
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
-    // A view for people, read for its first line only.
+    // Read for its first two lines only: the reason and the code.
     const text = readHead(kind === 'DONE' ? paths.done : paths.failed, 4096);
-    if (text !== null)
-      return { kind, reason: text.trim().split('\n')[0] || (kind === 'DONE' ? 'done' : 'failed') };
+    if (text !== null) return parseSentinel(kind, text);
   }
   return null;
 }
@@ -121,8 +122,8 @@ export function hasSentinel(paths: RunPaths): boolean {
  * The record first (what passes decide from), then the view in the run's directory for people. The
  * agent may replace or delete the view; nothing reads it back.
  */
-export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string): void {
-  const text = reason.replace(/\n/g, ' ') + '\n';
+export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: string, cause: Cause): void {
+  const text = sentinelText(reason, cause);
   writeFileAtomic(kind === 'DONE' ? paths.done : paths.failed, text);
   writeView(kind === 'DONE' ? paths.doneView : paths.failedView, text);
 }

@@ -6,7 +6,7 @@ import { formatDuration } from '../core/config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import { runPaths } from '../core/run/paths.js';
-import { safeJson, safeLine, safeText } from '../core/text.js';
+import { plural, safeJson, safeLine, safeText } from '../core/text.js';
 import { continueRun } from '../runs/continue.js';
 import { readTaskFile } from '../runs/task.js';
 
@@ -20,8 +20,6 @@ export interface ContinueOptions {
   taskFile?: string;
   json?: boolean;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export async function continueCommand(run: string, opts: ContinueOptions, io: Io): Promise<number> {
   const notes = opts.taskFile === undefined ? undefined : readTaskFile(opts.taskFile);

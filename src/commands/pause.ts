@@ -9,6 +9,7 @@ import { settingsWithWarnings } from '../app/settings.js';
 import { UsageError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { runPass } from '../reconcile/pass.js';
 
 // A paused run is left exactly as it is: a live agent keeps running, a dead one is not restarted.
@@ -72,7 +73,11 @@ export async function pauseCommand(
 /** The events log says who paused and resumed; a log that cannot be written does not stop either. */
 function record(paths: ReturnType<typeof runPaths>, action: 'pause' | 'resume', io: Io): void {
   try {
-    appendEvent(paths, io.now(), { action, reason: 'by user' });
+    appendEvent(paths, io.now(), {
+      action,
+      cause: (action === 'pause' ? 'paused' : 'unpaused') satisfies Cause,
+      reason: 'by user',
+    });
   } catch (err) {
     io.stderr(
       `warning: the ${action} could not be recorded in the run's events log ` +

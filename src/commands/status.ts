@@ -12,10 +12,12 @@ import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
-import { needOf } from '../core/status/needs.js';
+import { needCode } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
 import { passFailure, supervisionWarning } from '../core/status/supervision.js';
+import { causeOf } from '../core/supervise/legacy-cause.js';
+import { isLive } from '../core/supervise/live-states.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
 import { collectRows } from '../dashboard/collect.js';
 import { byRows, pickRuns, type Picked } from '../dashboard/pick.js';
@@ -66,9 +68,10 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   );
   if (opts.json || name) rows = await withCommits(rows);
 
-  const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
+  // Paused runs wait for the person, not for a pass: only the others need passes.
+  const live = rows.filter((r) => isLive(r.state) && r.state !== 'paused').length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
-  const exit = opts.check && rows.some((r) => needOf(r) !== null) ? 1 : 0;
+  const exit = opts.check && rows.some((r) => needCode(r) !== null) ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
   const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
   // Clock text costs a few ms to set up: only made when there is a failure to say.
@@ -143,7 +146,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
  */
 function quietlyFinished(r: StatusRow, now: Date): boolean {
   if (r.state !== 'done' && r.state !== 'failed') return false;
-  if (/stopped by user/.test(r.reason)) return true;
+  if (causeOf(r) === 'stopped') return true;
   const at = (r.lastTransition?.at as string | undefined) ?? r.lastOutputAt ?? r.endsAt;
   return !at || now.getTime() - new Date(at).getTime() >= LAST_NIGHT_MS;
 }

@@ -7,6 +7,7 @@ import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
@@ -47,8 +48,13 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
       const paths = runPaths(root, id);
       const already = hasSentinel(paths);
       if (!already) {
-        writeSentinel(paths, 'DONE', STOPPED_REASON);
-        appendEvent(paths, io.now(), { to: 'done', action: 'stop', reason: STOPPED_REASON });
+        writeSentinel(paths, 'DONE', STOPPED_REASON, 'stopped');
+        appendEvent(paths, io.now(), {
+          to: 'done',
+          action: 'stop',
+          cause: 'stopped' satisfies Cause,
+          reason: STOPPED_REASON,
+        });
       }
       const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
       if (!done?.settled) unsettled++;

@@ -72,3 +72,8 @@ export function headline(text: string, max = HEADLINE_MAX): string {
 export function money(usd: number): string {
   return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
+
+/** `1 restart`, `3 restarts`, `2 tries`: a count and its noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -8,6 +8,7 @@ import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { reportHead } from '../core/digest/report.js';
 import type { DigestRun } from '../core/digest/types.js';
 import { OperationalError } from '../core/errors.js';
+import { describeIoError } from '../core/io-error.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { FinishedPicker } from '../core/run/run-index.js';
 import type { PassContext } from '../reconcile/context.js';
@@ -66,6 +67,9 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
     maxRestarts: row.maxRestarts,
     timeline: story.timeline,
     questions: story.questions,
+    ...(row.cause ? { cause: row.cause } : {}),
+    ...(row.onOverage ? { onOverage: true } : {}),
+    ...(row.notifyFailing ? { notifyFailing: true } : {}),
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.warnings?.length ? { warnings: row.warnings } : {}),
     ...(row.continues ? { continues: row.continues } : {}),
@@ -99,7 +103,7 @@ export function writePage(file: string, html: string): void {
           : code === 'EISDIR'
             ? 'it is a directory'
             : code === 'ENOSPC'
-              ? 'the disk is full'
+              ? describeIoError({ code })
               : 'it cannot be written';
     throw new OperationalError(`cannot write the digest to ${file}: ${why}; give --html another file`);
   }

@@ -15,6 +15,7 @@ import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
 import { doingNow, type Retrying } from '../core/status/live.js';
 import type { RepoRow } from '../core/status/repo.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { decide } from '../core/supervise/decide.js';
 import { waitText } from '../core/supervise/describe.js';
 import { crashRestarts } from '../core/supervise/exits.js';
@@ -106,13 +107,22 @@ export function usageOf(paths: RunPaths): Usage {
   return summarizeUsage(sessionLogs(paths));
 }
 
-/** A waiting run says what it waits for: the same decision the next pass would make. */
-function waitingReason(spec: RunSpec, obs: Observation, now: Date): { reason: string; nextTryAt?: string } {
-  const action = stateOf(obs) === 'waiting' ? decide(spec, obs, now) : null;
-  if (action?.kind === 'wait') {
-    return { reason: `waiting: ${waitText(action, localTime())}`, nextTryAt: action.until.toISOString() };
+/**
+ * Why the run is in its state, as a code and in words: a waiting run says what it waits for (the
+ * same decision the next pass would make), a finished one its sentinel's.
+ */
+function whyNow(
+  spec: RunSpec,
+  obs: Observation,
+  now: Date,
+): { cause: Cause; reason: string; nextTryAt?: string } {
+  if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs) };
+  const action = decide(spec, obs, now);
+  if (stateOf(obs) === 'waiting' && action.kind === 'wait') {
+    const reason = `waiting: ${waitText(action, localTime())}`;
+    return { cause: action.cause, reason, nextTryAt: action.until.toISOString() };
   }
-  return { reason: reasonOf(obs) };
+  return { cause: action.cause, reason: reasonOf(obs) };
 }
 
 /** The subscription windows as the stream last reported them, across the run's sessions. */
@@ -152,6 +162,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
   return {
     ...summarizeUsage(logs),
     ...(warnings.length > 0 ? { warnings } : {}),
+    ...(overage ? { onOverage: true as const } : {}),
     ...(windows ? { usageWindows: windows } : {}),
     id,
     // The first line: a brief may be a megabyte, and every dashboard reads this row.
@@ -182,7 +193,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     report: obs.reportExists,
     ...(doing.length > 0 ? { doing } : {}),
     ...(retrying ? { retrying } : {}),
-    ...waitingReason(spec, obs, now),
+    ...whyNow(spec, obs, now),
   };
 }
 

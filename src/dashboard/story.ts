@@ -25,6 +25,7 @@ import type { ExitRecord, RunState, SessionRecord } from '../core/run/types.js';
 import { sessionNotes, type SessionNote } from '../core/status/log-notes.js';
 import type { FindingFile } from '../core/status/story-text.js';
 import { buildTimeline, type TimelineEntry } from '../core/status/timeline.js';
+import { hasAgent } from '../core/supervise/live-states.js';
 import { FINDINGS_DEPTH } from './rows.js';
 
 // One run's story gathered from its files: the timeline and the questions. The judgement is
@@ -46,8 +47,6 @@ export interface StoryRow {
 
 /** How much of events.jsonl's end the story reads. */
 const EVENTS_MAX_BYTES = 8 * 1024 * 1024;
-
-const LIVE: readonly RunState[] = ['running', 'synthesizing'];
 
 function attempt<T>(read: () => T, otherwise: T): T {
   try {
@@ -90,7 +89,7 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
         sessions,
         exits,
         current,
-        live: LIVE.includes(row.state),
+        live: hasAgent(row.state),
         sentinel: sentinel && { ...sentinel, at: sentinelAt },
       })
     : [];

@@ -5,6 +5,7 @@ import { createDelivery, readRunVars } from '../adapters/outbox.js';
 import { readSpec } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
+import { errnoWords } from '../core/io-error.js';
 import { newDelivery, type Policy } from '../core/notify/delivery.js';
 import { eventOf, kindsOf, type RunFacts } from '../core/notify/events.js';
 import { DESKTOP_VARS } from '../core/notify/format.js';
@@ -101,16 +102,9 @@ async function queueRun(
 /** A file error in words, naming the file, never the errno code. */
 function inWords(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  const words: Record<string, string> = {
-    ENOSPC: 'no space left on the disk',
-    EDQUOT: 'the disk quota is used up',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    EEXIST: 'a file is in the way of a directory',
-    ENOTDIR: 'a file is in the way of a directory',
-  };
-  const said = e.code ? words[e.code] : undefined;
+  // A file in the way of a directory says more than the code's own words.
+  const inTheWay = e.code === 'EEXIST' || e.code === 'ENOTDIR';
+  const said = inTheWay ? 'a file is in the way of a directory' : e.code ? errnoWords(e.code) : undefined;
   if (!said) return e.message.replace(/^[A-Z]+: /, '');
   return e.path ? `${said}: ${e.path}` : said;
 }

@@ -34,7 +34,7 @@ export function notifyWarnings(root: string): Map<string, string[]> {
 }
 
 /** Rows with their run's notification warnings added to those they already have. */
-export function withNotifyWarnings<T extends { id: string; warnings?: string[] }>(
+export function withNotifyWarnings<T extends { id: string; warnings?: string[]; notifyFailing?: true }>(
   root: string,
   rows: T[],
 ): T[] {
@@ -42,7 +42,7 @@ export function withNotifyWarnings<T extends { id: string; warnings?: string[] }
   if (byRun.size === 0) return rows;
   return rows.map((r) => {
     const w = byRun.get(r.id);
-    return w ? { ...r, warnings: [...(r.warnings ?? []), ...w] } : r;
+    return w ? { ...r, warnings: [...(r.warnings ?? []), ...w], notifyFailing: true as const } : r;
   });
 }
 

@@ -39,7 +39,14 @@ export async function act(
     throw new Error('the reconcile lock was lost; left for the next pass');
   const to = stateAfter(action, from);
   const record = (details: Record<string, unknown> = {}) =>
-    appendEvent(paths, now, { from, to, action: action.kind, reason: action.reason, ...details });
+    appendEvent(paths, now, {
+      from,
+      to,
+      action: action.kind,
+      cause: action.cause,
+      reason: action.reason,
+      ...details,
+    });
   const grace = stopGraceOf(spec.limits.stopGrace);
   const session = obs.session;
 
@@ -59,7 +66,7 @@ export async function act(
       if (action.kind === 'cleanup' || action.stopAgent)
         await stopAgent(paths, session, grace, wrapperOf(spec));
       await removeTmuxSession(spec.paths.tmux, spec.id, spec.paths.tmuxSocket);
-      if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
+      if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
       record();
       await finalizeFinished(spec.id, paths, now, ctx.notifier);
       return true;

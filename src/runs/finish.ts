@@ -8,6 +8,7 @@ import { humanTime } from '../core/agent/briefing.js';
 import { formatDuration } from '../core/config/duration.js';
 import type { Settings } from '../core/config/settings.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
+import type { Cause } from '../core/supervise/causes.js';
 import { makeNotifier } from '../notify/queue.js';
 import { reconcileOne } from '../reconcile/pass.js';
 
@@ -32,6 +33,7 @@ export async function finishRun(root: string, id: string, settings: Settings, io
       await writeSpec(paths, { ...spec, endsAt: now });
       appendEvent(paths, now, {
         action: 'finish',
+        cause: 'finished-early' satisfies Cause,
         reason: FINISHED_EARLY,
         endsAt: now.toISOString(),
         was: spec.endsAt.toISOString(),
@@ -41,7 +43,11 @@ export async function finishRun(root: string, id: string, settings: Settings, io
     if (exists(paths.pause)) {
       // The report is what the person asked for: a pause of this run would hold it back.
       rmSync(paths.pause, { force: true });
-      appendEvent(paths, now, { action: 'resume', reason: FINISHED_EARLY });
+      appendEvent(paths, now, {
+        action: 'resume',
+        cause: 'finished-early' satisfies Cause,
+        reason: FINISHED_EARLY,
+      });
       lines.push(`${id}: its pause is lifted`);
     }
     if (exists(rootPaths(root).pauseAll)) {

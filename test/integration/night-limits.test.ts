@@ -13,6 +13,7 @@ interface Row {
   state: string;
   reason: string;
   restarts: number;
+  cause?: string;
   warnings?: string[];
   usageWindows?: { fiveHour?: { utilization: number } };
 }
@@ -54,10 +55,17 @@ describe('transient API trouble', () => {
     });
     const failed = await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 20_000, what: 'FAILED' });
     expect(failed).toMatch(
-      /^the API kept failing for \d+s, longer than transient_max \(3s\); last 529 overloaded_error \(exit 1\): API Error: 529 overloaded_error \(fake\)\n?$/,
+      /^the API kept failing for \d+s, longer than transient_max \(3s\); last 529 overloaded_error \(exit 1\): API Error: 529 overloaded_error \(fake\)\napi-trouble\n$/,
     );
     expect(modes(sb, id).every((m) => m === 'retry')).toBe(true);
-    expect((await status(sb)).restarts).toBe(0);
+    expect(await status(sb)).toMatchObject({ restarts: 0, cause: 'api-trouble' });
+    // The code is recorded with every decision: the waits and retries before it, and the finish.
+    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { action: string; cause?: string });
+    expect(events.filter((e) => e.action === 'wait').every((e) => e.cause === 'api-trouble')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ action: 'finish', cause: 'api-trouble' });
   });
 });
 

@@ -6,8 +6,9 @@ import type { RunState } from '../../src/core/run/types.js';
 import { formatBoard, type BoardOptions } from '../../src/core/status/board.js';
 import { fitColumns, truncate, width } from '../../src/core/status/fit.js';
 import { hangLine, pastEndLine, retryLine } from '../../src/core/status/live.js';
-import { needOf, orderRows, summarize, summaryLine } from '../../src/core/status/needs.js';
+import { needCode, orderRows, summarize, summaryLine } from '../../src/core/status/needs.js';
 import type { TableRow } from '../../src/core/status/table.js';
+import type { Need } from '../../src/core/supervise/attention.js';
 
 const NOW = new Date('2026-11-22T08:00:00Z');
 const UTC = localTime('UTC');
@@ -33,40 +34,58 @@ function row(over: Partial<TableRow> = {}): TableRow {
 const board = (rows: TableRow[], over: Partial<BoardOptions> = {}) =>
   formatBoard(rows, NOW, { width: null, colour: false, clock: UTC, ...over });
 
-describe('needOf: which runs need the person', () => {
-  test.each<{ name: string; over: Partial<TableRow>; want: string | null }>([
+describe('needCode: which runs need the person', () => {
+  test.each<{ name: string; over: Partial<TableRow>; want: Need | null }>([
     { name: 'a running run', over: {}, want: null },
-    { name: 'done with its report', over: { state: 'done', report: true, reason: 'finished' }, want: null },
-    { name: 'stopped by the person', over: { state: 'done', reason: 'stopped by user' }, want: null },
+    {
+      name: 'done with its report',
+      over: { state: 'done', report: true, cause: 'report-written', reason: 'finished' },
+      want: null,
+    },
+    {
+      name: 'stopped by the person',
+      over: { state: 'done', cause: 'stopped', reason: 'stopped by user' },
+      want: null,
+    },
     {
       name: 'failed',
-      over: { state: 'failed', reason: 'circuit breaker: 5 restarts' },
-      want: 'circuit breaker: 5 restarts',
+      over: { state: 'failed', cause: 'breaker', reason: 'circuit breaker: 5 restarts' },
+      want: 'failed',
     },
-    { name: 'done without a report', over: { state: 'done', reason: 'finished' }, want: 'no report' },
+    { name: 'done without a report', over: { state: 'done', reason: 'finished' }, want: 'no-report' },
     {
       name: 'done, a cached row that says no report',
       over: { state: 'done', report: undefined, reason: 'no report: the synthesis ended' },
-      want: 'no report',
+      want: 'no-report',
+    },
+    {
+      name: 'done, an incomplete report that exists',
+      over: { state: 'done', report: true, cause: 'report-incomplete', reason: 'report incomplete: …' },
+      want: null,
     },
     {
       name: 'on paid extra usage',
-      over: { warnings: ['on extra usage since 02:10: the window is spent'] },
-      want: 'on paid extra usage',
+      over: { onOverage: true, warnings: ['on extra usage since 02:10: the window is spent'] },
+      want: 'overage',
     },
     {
       name: 'waiting out paid extra usage',
+      over: { state: 'waiting', cause: 'overage', reason: 'waiting: paid extra usage: …' },
+      want: 'overage',
+    },
+    {
+      name: 'waiting out paid extra usage, a row cached before codes',
       over: { state: 'waiting', reason: 'waiting: paid extra usage: the five_hour limit was reached' },
-      want: 'on paid extra usage',
+      want: 'overage',
     },
     {
       name: 'notifications failing',
-      over: { state: 'done', report: true, warnings: ['notifications failing: ntfy: refused'] },
-      want: 'notifications failing',
+      over: { state: 'done', report: true, notifyFailing: true, warnings: ['notifications failing: x'] },
+      want: 'notifications',
     },
-    { name: 'a file that cannot be used', over: { problem: 'run.yaml: not YAML' }, want: expect.any(String) },
+    { name: 'a file that cannot be used', over: { problem: 'run.yaml: not YAML' }, want: 'broken-file' },
   ])('$name → $want', ({ over, want }) => {
-    expect(needOf(row(over))).toEqual(want);
+    expect(needCode(row(over))).toEqual(want);
   });
 });
 
@@ -255,10 +274,18 @@ describe('what a live run is doing', () => {
   });
 
   test.each([
-    { name: 'not silent', kind: 'none', reason: 'agent running', watched: null, want: null },
+    {
+      name: 'not silent',
+      kind: 'none',
+      cause: 'working',
+      reason: 'agent running',
+      watched: null,
+      want: null,
+    },
     {
       name: 'first seen silent',
       kind: 'watch',
+      cause: 'silent',
       reason: 'no output',
       watched: null,
       want: 'silent for 12m: stopped as hung if still silent at 08:10',
@@ -266,12 +293,13 @@ describe('what a live run is doing', () => {
     {
       name: 'watched since 07:58',
       kind: 'none',
+      cause: 'silent',
       reason: 'silent for 12m; watching',
       watched: '2026-11-22T07:58:00Z',
       want: 'silent for 12m: stopped as hung if still silent at 08:08',
     },
-  ])('the hang watch: $name', ({ kind, reason, watched, want }) => {
-    const action = { kind, reason } as Parameters<typeof hangLine>[0];
+  ])('the hang watch: $name', ({ kind, cause, reason, watched, want }) => {
+    const action = { kind, cause, reason } as Parameters<typeof hangLine>[0];
     const silent = new Date('2026-11-22T07:48:00Z');
     expect(hangLine(action, silent, watched ? new Date(watched) : null, 600, NOW, UTC)).toBe(want);
   });

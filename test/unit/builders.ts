@@ -7,6 +7,7 @@ import type {
   SessionRecord,
 } from '../../src/core/run/types.js';
 import { limitJitter } from '../../src/core/supervise/jitter.js';
+import { legacyCause } from '../../src/core/supervise/legacy-cause.js';
 import type { Limit } from '../../src/core/supervise/limits.js';
 import type {
   AgentNotRunning,
@@ -159,8 +160,12 @@ export function restarts(
 
 export const crashes = (n: number): SessionMode[] => Array<SessionMode>(n).fill('resume');
 
-export const done = (reason: string): Sentinel => ({ kind: 'DONE', reason });
-export const failed = (reason: string): Sentinel => ({ kind: 'FAILED', reason });
+export const done = (reason: string): Sentinel => ({ kind: 'DONE', reason, cause: legacyCause(reason) });
+export const failed = (reason: string): Sentinel => ({
+  kind: 'FAILED',
+  reason,
+  cause: legacyCause(reason),
+});
 
 /** A session's result event that reported an error (the default subtype, as the CLI writes it). */
 export function errorResult(text: string, over: Partial<ResultFacts> = {}): ResultFacts {

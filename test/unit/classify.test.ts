@@ -4,17 +4,17 @@ import {
   classifyEnd,
   waitingPrompt,
   type EndClass,
-  type EndFacts,
+  type EndSigns,
 } from '../../src/core/supervise/classify.js';
 
 const ok = { isError: false, subtype: 'success', text: 'done' };
-const err = (text: string, extra: Partial<NonNullable<EndFacts['result']>> = {}) => ({
+const err = (text: string, extra: Partial<NonNullable<EndSigns['result']>> = {}) => ({
   isError: true,
   subtype: 'success',
   text,
   ...extra,
 });
-const facts = (over: Partial<EndFacts>): EndFacts => ({
+const facts = (over: Partial<EndSigns>): EndSigns => ({
   exitCode: 1,
   result: null,
   limited: false,
@@ -24,7 +24,7 @@ const facts = (over: Partial<EndFacts>): EndFacts => ({
   ...over,
 });
 
-test.each<{ name: string; facts: Partial<EndFacts>; want: EndClass }>([
+test.each<{ name: string; facts: Partial<EndSigns>; want: EndClass }>([
   {
     name: 'a result, no error, REPORT.md',
     facts: { exitCode: 0, result: ok, reportExists: true },

@@ -369,6 +369,7 @@ test('an agent waiting for input nobody will give fails the run at once, stoppin
   });
   expect(decide(spec(), obs, BEFORE_END)).toEqual({
     kind: 'finish',
+    cause: 'prompt',
     sentinel: 'FAILED',
     stopAgent: true,
     reason: 'the agent is waiting for input nobody will give: "Do you trust the files in this folder?"',

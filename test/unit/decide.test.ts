@@ -488,6 +488,7 @@ describe('decide', () => {
     const crashed = observation({ session: ended(session(), { exit: exited(1) }) });
     expect(decide(spec(), crashed, BEFORE_END)).toEqual({
       kind: 'start',
+      cause: 'crash',
       mode: 'resume',
       reason: 'agent ended (exit 1)',
       exit: 1,
@@ -496,6 +497,7 @@ describe('decide', () => {
     const finished = observation({ session: ended(session(), { exit: exited(0) }), reportExists: true });
     expect(decide(spec(), finished, BEFORE_END)).toEqual({
       kind: 'finish',
+      cause: 'report-written',
       sentinel: 'DONE',
       reason: 'finished: REPORT.md written',
       stopAgent: false,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import { digestHtml } from '../../src/core/digest/html.js';
 import { reportHead } from '../../src/core/digest/report.js';
-import { needsYou, openQuestions, orderRuns, summarize } from '../../src/core/digest/summary.js';
+import { digestNeed, openQuestions, orderRuns, summarize } from '../../src/core/digest/summary.js';
 import { spanOf, ticks } from '../../src/core/digest/svg.js';
 import { digestText } from '../../src/core/digest/text.js';
 import type { DigestRun } from '../../src/core/digest/types.js';
@@ -58,11 +58,18 @@ describe('the digest summary', () => {
     },
     {
       name: 'waiting on paid extra usage',
-      run: run({
-        state: 'waiting',
-        timeline: [{ at: NOW, kind: 'wait', for: 'overage', until: NOW, reason: 'overage' }],
-      }),
+      run: run({ state: 'waiting', cause: 'overage', reason: 'waiting: paid extra usage: …' }),
       want: 'on paid extra usage',
+    },
+    {
+      name: 'running on paid extra usage it allows',
+      run: run({ state: 'running', report: null, onOverage: true }),
+      want: 'on paid extra usage',
+    },
+    {
+      name: 'notifications about it failing (as status says)',
+      run: run({ notifyFailing: true }),
+      want: 'notifications failing',
     },
     {
       name: 'done, its report since removed',
@@ -71,7 +78,7 @@ describe('the digest summary', () => {
     },
     { name: 'running', run: run({ state: 'running', report: null, timeline: [] }), want: null },
   ])('$name → $want', ({ run, want }) => {
-    expect(needsYou(run)).toBe(want);
+    expect(digestNeed(run)).toBe(want);
   });
 
   test('runs that need the person first, then live ones, then the rest → by state, then start time', () => {

@@ -249,7 +249,7 @@ describe('runs root', () => {
     {
       name: 'a full disk',
       facts: { writeError: 'ENOSPC' },
-      want: { status: 'problem', detail: /disk is full/ },
+      want: { status: 'problem', detail: /no space left on the disk \(ENOSPC\)/ },
     },
   ])('the directory, $name → $want.status', check('runs root'));
 

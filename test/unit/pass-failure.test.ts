@@ -21,7 +21,7 @@ describe('describeIoError', () => {
     {
       name: 'a code only in a wrapped message',
       err: { message: "/r/x: EROFS: read-only file system, open '/r/x'" },
-      want: 'read-only file system (EROFS)',
+      want: 'read-only filesystem (EROFS)',
     },
     {
       name: 'an unknown code keeps its own words',

@@ -156,36 +156,40 @@ describe('mayBeStarting (a session recorded, its wrapper not yet in tmux)', () =
 describe('stateAfter', () => {
   test.each<{ action: Action; before: RunState; want: RunState }>([
     {
-      action: { kind: 'start', mode: 'initial', reason: '', exit: null },
+      action: { kind: 'start', cause: 'unknown', mode: 'initial', reason: '', exit: null },
       before: 'waiting',
       want: 'running',
     },
-    { action: { kind: 'start', mode: 'resume', reason: '', exit: 1 }, before: 'waiting', want: 'running' },
     {
-      action: { kind: 'start', mode: 'synthesis', reason: '', exit: 0 },
+      action: { kind: 'start', cause: 'unknown', mode: 'resume', reason: '', exit: 1 },
+      before: 'waiting',
+      want: 'running',
+    },
+    {
+      action: { kind: 'start', cause: 'unknown', mode: 'synthesis', reason: '', exit: 0 },
       before: 'waiting',
       want: 'synthesizing',
     },
     {
-      action: { kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: false },
+      action: { kind: 'finish', cause: 'unknown', sentinel: 'DONE', reason: '', stopAgent: false },
       before: 'waiting',
       want: 'done',
     },
     {
-      action: { kind: 'finish', sentinel: 'DONE', reason: '', stopAgent: true },
+      action: { kind: 'finish', cause: 'unknown', sentinel: 'DONE', reason: '', stopAgent: true },
       before: 'synthesizing',
       want: 'done',
     },
     {
-      action: { kind: 'finish', sentinel: 'FAILED', reason: '', stopAgent: false },
+      action: { kind: 'finish', cause: 'unknown', sentinel: 'FAILED', reason: '', stopAgent: false },
       before: 'waiting',
       want: 'failed',
     },
-    { action: { kind: 'interrupt', reason: '' }, before: 'running', want: 'waiting' },
-    { action: { kind: 'none', reason: '' }, before: 'running', want: 'running' },
-    { action: { kind: 'none', reason: '' }, before: 'paused', want: 'paused' },
-    { action: { kind: 'cleanup', reason: '' }, before: 'done', want: 'done' },
-    { action: { kind: 'cleanup', reason: '' }, before: 'failed', want: 'failed' },
+    { action: { kind: 'interrupt', cause: 'unknown', reason: '' }, before: 'running', want: 'waiting' },
+    { action: { kind: 'none', cause: 'unknown', reason: '' }, before: 'running', want: 'running' },
+    { action: { kind: 'none', cause: 'unknown', reason: '' }, before: 'paused', want: 'paused' },
+    { action: { kind: 'cleanup', cause: 'unknown', reason: '' }, before: 'done', want: 'done' },
+    { action: { kind: 'cleanup', cause: 'unknown', reason: '' }, before: 'failed', want: 'failed' },
   ])('$action.kind from $before → $want', ({ action, before, want }) => {
     expect(stateAfter(action, before)).toBe(want);
     expect(RUN_STATES).toContain(want);
@@ -248,25 +252,31 @@ describe('reasonOf', () => {
 describe('describeAction', () => {
   test.each<{ action: Action; obs: Observation; max: number; want: string }>([
     {
-      action: { kind: 'none', reason: 'agent running' },
+      action: { kind: 'none', cause: 'unknown', reason: 'agent running' },
       obs: observation(),
       max: 5,
       want: 'nothing to do: agent running',
     },
     {
-      action: { kind: 'cleanup', reason: 'DONE is present but an agent is still running' },
+      action: { kind: 'cleanup', cause: 'unknown', reason: 'DONE is present but an agent is still running' },
       obs: observation(),
       max: 5,
       want: 'stopped a leftover agent: DONE is present but an agent is still running',
     },
     {
-      action: { kind: 'interrupt', reason: 'end time reached' },
+      action: { kind: 'interrupt', cause: 'unknown', reason: 'end time reached' },
       obs: observation(),
       max: 5,
       want: 'interrupted the agent: end time reached',
     },
     {
-      action: { kind: 'finish', sentinel: 'DONE', reason: 'finished: REPORT.md written', stopAgent: false },
+      action: {
+        kind: 'finish',
+        cause: 'unknown',
+        sentinel: 'DONE',
+        reason: 'finished: REPORT.md written',
+        stopAgent: false,
+      },
       obs: observation(),
       max: 5,
       want: 'DONE: finished: REPORT.md written',
@@ -274,6 +284,7 @@ describe('describeAction', () => {
     {
       action: {
         kind: 'finish',
+        cause: 'unknown',
         sentinel: 'FAILED',
         reason: 'circuit breaker: 5 restarts, last exit 1',
         stopAgent: false,
@@ -283,43 +294,72 @@ describe('describeAction', () => {
       want: 'FAILED: circuit breaker: 5 restarts, last exit 1',
     },
     {
-      action: { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null },
+      action: {
+        kind: 'start',
+        cause: 'unknown',
+        mode: 'initial',
+        reason: 'first session was never started',
+        exit: null,
+      },
       obs: observation(),
       max: 5,
       want: 'started the first session: first session was never started',
     },
     {
-      action: { kind: 'start', mode: 'synthesis', reason: 'end time reached (exit 1)', exit: 1 },
+      action: {
+        kind: 'start',
+        cause: 'unknown',
+        mode: 'synthesis',
+        reason: 'end time reached (exit 1)',
+        exit: 1,
+      },
       obs: observation({ restarts: restarts(['resume'], LOG) }),
       max: 5,
       want: 'started the synthesis: end time reached (exit 1)',
     },
     {
-      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      action: { kind: 'start', cause: 'unknown', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
       obs: observation(),
       max: 5,
       want: 'resumed (restart 1/5): agent ended (exit 1)',
     },
     {
-      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 137)', exit: 137 },
+      action: {
+        kind: 'start',
+        cause: 'unknown',
+        mode: 'resume',
+        reason: 'agent ended (exit 137)',
+        exit: 137,
+      },
       obs: observation({ restarts: restarts(['resume', 'resume', 'resume'], LOG) }),
       max: 5,
       want: 'resumed (restart 4/5): agent ended (exit 137)',
     },
     {
-      action: { kind: 'start', mode: 'resume', reason: 'r', exit: 1 },
+      action: { kind: 'start', cause: 'unknown', mode: 'resume', reason: 'r', exit: 1 },
       obs: observation({ restarts: restarts(['resume', 'synthesis', 'initial'], LOG) }),
       max: 3,
       want: 'resumed (restart 2/3): r',
     },
     {
-      action: { kind: 'start', mode: 'continue', reason: 'clean exit after 2h, time left', exit: 0 },
+      action: {
+        kind: 'start',
+        cause: 'unknown',
+        mode: 'continue',
+        reason: 'clean exit after 2h, time left',
+        exit: 0,
+      },
       obs: observation(),
       max: 5,
       want: 'continued the session: clean exit after 2h, time left',
     },
     {
-      action: { kind: 'wait', until: at('03:00'), reason: 'agent ended (exit 1); backing off 30s' },
+      action: {
+        kind: 'wait',
+        cause: 'unknown',
+        until: at('03:00'),
+        reason: 'agent ended (exit 1); backing off 30s',
+      },
       obs: observation(),
       max: 5,
       want: 'waiting: agent ended (exit 1); backing off 30s, next try at 03:00:00',
@@ -332,23 +372,29 @@ describe('describeAction', () => {
 describe('describeAction for --dry-run', () => {
   test.each<{ action: Action; want: string }>([
     {
-      action: { kind: 'interrupt', reason: 'end time reached' },
+      action: { kind: 'interrupt', cause: 'unknown', reason: 'end time reached' },
       want: 'would interrupt the agent: end time reached',
     },
     {
-      action: { kind: 'start', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
+      action: { kind: 'start', cause: 'unknown', mode: 'resume', reason: 'agent ended (exit 1)', exit: 1 },
       want: 'would resume (restart 1/5): agent ended (exit 1)',
     },
     {
-      action: { kind: 'start', mode: 'synthesis', reason: 'end time reached', exit: 0 },
+      action: { kind: 'start', cause: 'unknown', mode: 'synthesis', reason: 'end time reached', exit: 0 },
       want: 'would start the synthesis: end time reached',
     },
     {
-      action: { kind: 'finish', sentinel: 'FAILED', reason: 'circuit breaker', stopAgent: false },
+      action: {
+        kind: 'finish',
+        cause: 'unknown',
+        sentinel: 'FAILED',
+        reason: 'circuit breaker',
+        stopAgent: false,
+      },
       want: 'would write FAILED: circuit breaker',
     },
     {
-      action: { kind: 'cleanup', reason: 'DONE is present' },
+      action: { kind: 'cleanup', cause: 'unknown', reason: 'DONE is present' },
       want: 'would stop a leftover agent: DONE is present',
     },
   ])('$action.kind → $want', ({ action, want }) => {

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../src/core/run/events.js';
 import type { ExitRecord } from '../../src/core/run/types.js';
 import type { SessionFacts, TimelineInput } from '../../src/core/status/timeline.js';
+import { legacyCause } from '../../src/core/supervise/legacy-cause.js';
 import { at, STARTED } from './builders.js';
 
 // A night's records for the timeline and digest tables: events.jsonl lines, each session's
@@ -17,6 +18,7 @@ function event(when: Date, action: string, over: Partial<RunEvent> = {}): RunEve
     from: null,
     to: null,
     reason: '',
+    cause: legacyCause(over.reason ?? ''),
     session: null,
     mode: null,
     exit: null,

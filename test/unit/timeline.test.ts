@@ -3,7 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { localTime } from '../../src/core/local-time.js';
 import { parseEvents } from '../../src/core/run/events.js';
 import { timelineLines } from '../../src/core/status/timeline-text.js';
-import { buildTimeline, waitFor, type TimelineInput } from '../../src/core/status/timeline.js';
+import { buildTimeline, waitKind, type TimelineInput } from '../../src/core/status/timeline.js';
+import type { Cause } from '../../src/core/supervise/causes.js';
+import { legacyCause } from '../../src/core/supervise/legacy-cause.js';
 import { at, ev, exit, exits, log, night, STARTED } from './story-builders.js';
 
 const UTC = localTime('UTC');
@@ -269,15 +271,28 @@ describe('buildTimeline, as data', () => {
   });
 });
 
-describe('waitFor', () => {
-  test.each<{ reason: string; want: ReturnType<typeof waitFor> }>([
+describe('waitKind', () => {
+  test.each<{ cause: Cause; want: ReturnType<typeof waitKind> }>([
+    { cause: 'usage-limit', want: 'limit' },
+    { cause: 'report-late', want: 'limit' },
+    { cause: 'backoff', want: 'backoff' },
+    { cause: 'api-trouble', want: 'backoff' },
+    { cause: 'synthesis-retry', want: 'backoff' },
+    { cause: 'overage', want: 'overage' },
+    { cause: 'unknown', want: 'other' },
+  ])('$cause → $want', ({ cause, want }) => {
+    expect(waitKind(cause)).toBe(want);
+  });
+
+  // Waits recorded before codes: their reasons, through legacyCause, as waitFor read them.
+  test.each<{ reason: string; want: ReturnType<typeof waitKind> }>([
     { reason: 'five_hour limit', want: 'limit' },
     { reason: 'usage limit', want: 'limit' },
     { reason: 'agent ended (exit 1); backing off 30s', want: 'backoff' },
     { reason: 'paid extra usage (overage) in use', want: 'overage' },
     { reason: 'something new', want: 'other' },
   ])('"$reason" → $want', ({ reason, want }) => {
-    expect(waitFor(reason)).toBe(want);
+    expect(waitKind(legacyCause(reason))).toBe(want);
   });
 });
 

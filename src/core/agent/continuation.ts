@@ -1,4 +1,5 @@
 import type { Continuation } from '../run/continuation.js';
+import { plural } from '../text.js';
 import { fenceFor, TASK_IN_PROMPT_MAX, taskPart } from './briefing.js';
 import type { RunFiles } from './run-files.js';
 
@@ -10,8 +11,6 @@ import type { RunFiles } from './run-files.js';
 const ANSWER_MAX = 2000;
 /** All answers together; beyond, the rest are named by title only. */
 const ANSWERS_MAX = 32 * 1024;
-
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 /** CLAUDE.md's section for a follow-up: what it started from, and the person's notes, verbatim. */
 export function continuedSection(c: Continuation, f: RunFiles, repo: boolean): string {

@@ -4,10 +4,11 @@ import type { LocalTime } from '../local-time.js';
 import { RUN_STATES } from '../run/types.js';
 import { money } from '../status/table.js';
 import { describeEntry, entryClock } from '../status/timeline-text.js';
+import { isLive } from '../supervise/live-states.js';
 import { anchor, esc, fragment, num, oneOf, token } from './escape.js';
 import { cspHash } from './sha256.js';
 import { DIGEST_CSS } from './style.js';
-import { needsYou, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
+import { digestNeed, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
 import { spanOf, timelineSvg } from './svg.js';
 import { nightsLine, runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
@@ -28,7 +29,8 @@ export const CSP =
   "object-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
 
 const FINISHED: readonly string[] = ['done', 'failed'];
-const plural = (n: number, one: string, many = `${one}s`) => `${n === 1 ? one : many}`;
+/** The noun alone (the count is in its own element). */
+const noun = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
 
 function tiles(d: Digest): string {
   const s = summarize(d.runs);
@@ -37,13 +39,13 @@ function tiles(d: Digest): string {
     `<span>${label}</span></div>`;
   return (
     '<section class="tiles" aria-label="summary">' +
-    tile('t-runs', s.runs, plural(s.runs, 'run')) +
+    tile('t-runs', s.runs, noun(s.runs, 'run')) +
     tile('t-done', s.done, 'done') +
     tile('t-failed', s.failed, 'failed', s.failed > 0) +
     tile('t-live', s.live, 'still going') +
-    tile('t-needs', s.needsYou, plural(s.needsYou, 'needs you', 'need you'), s.needsYou > 0) +
+    tile('t-needs', s.needsYou, noun(s.needsYou, 'needs you', 'need you'), s.needsYou > 0) +
     `<a class="tile t-questions" data-key="questions" href="#questions"><b>${s.openQuestions}</b>` +
-    `<span>open ${plural(s.openQuestions, 'question')}</span></a>` +
+    `<span>open ${noun(s.openQuestions, 'question')}</span></a>` +
     tile('t-cost', esc(money(num(s.costUsd))), 'spent') +
     '</section>'
   );
@@ -81,7 +83,7 @@ function legend(run: DigestRun, now: Date): string {
 
 function reportBlock(run: DigestRun): string {
   if (!run.report) {
-    const live = ['running', 'waiting', 'synthesizing', 'paused'].includes(run.state);
+    const live = isLive(run.state);
     const said = live ? 'No report yet.' : 'No report was written: see findings/ and questions.md.';
     return `<p class="no-report">${said}</p>`;
   }
@@ -105,14 +107,14 @@ function facts(run: DigestRun, now: Date): string {
       ? ''
       : `<b>${esc(formatDuration(seconds))}</b> ${FINISHED.includes(run.state) ? 'in all' : 'so far'}`,
     `<b>${num(run.restarts)}</b> of ${esc(run.maxRestarts ?? '?')} ` +
-      plural(num(run.maxRestarts, 2), 'restart'),
-    `<b>${num(run.findings)}</b> ${plural(num(run.findings), 'finding')}`,
+      noun(num(run.maxRestarts, 2), 'restart'),
+    `<b>${num(run.findings)}</b> ${noun(num(run.findings), 'finding')}`,
   ].filter(Boolean);
   return `<p class="facts">${items.join(' · ')}</p>`;
 }
 
 function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
-  const needs = needsYou(run);
+  const needs = digestNeed(run);
   const open = run.questions.filter((q) => !q.answered).length;
   const time = entryClock(run.timeline, clock);
   const story = run.timeline
@@ -139,7 +141,7 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
     (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
     reportBlock(run) +
     (open > 0
-      ? `<p class="q-count"><a href="#questions">${open} open ${plural(open, 'question')}</a> ` +
+      ? `<p class="q-count"><a href="#questions">${open} open ${noun(open, 'question')}</a> ` +
         `in <span class="mono">${esc(run.workspace)}/questions.md</span></p>`
       : '') +
     (story

@@ -1,4 +1,7 @@
 import { rankQuestions, type Question } from '../agent/questions.js';
+import { attention, needWords } from '../supervise/attention.js';
+import { causeOf } from '../supervise/legacy-cause.js';
+import { isLive } from '../supervise/live-states.js';
 import type { DigestRun } from './types.js';
 
 // What the digest says first: how many runs, how they ended, which need the person. Pure.
@@ -14,18 +17,16 @@ export interface DigestSummary {
   costUsd: number;
 }
 
-const LIVE = new Set(['running', 'waiting', 'synthesizing', 'paused']);
-
-/** Why a run needs the person, in a few words, or null when it does not. */
-export function needsYou(run: DigestRun): string | null {
-  if (run.problem) return `a file cannot be used: ${run.problem}`;
-  if (run.state === 'failed') return run.reason || 'failed';
-  if (run.state === 'done' && !run.report && !/stopped by user/.test(run.reason))
-    return /^no report/.test(run.reason) ? run.reason : `no report (${run.reason || 'done'})`;
-  const wait = run.timeline.findLast((e) => e.kind === 'wait');
-  if (run.state === 'waiting' && wait?.kind === 'wait' && wait.for === 'overage')
-    return 'on paid extra usage';
-  return null;
+/** Why a run needs the person, in a few words, or null when it does not (attention() decides). */
+export function digestNeed(run: DigestRun): string | null {
+  const found = attention(causeOf(run), {
+    state: run.state,
+    report: run.report !== null,
+    ...(run.problem ? { problem: run.problem } : {}),
+    ...(run.onOverage ? { onOverage: true } : {}),
+    ...(run.notifyFailing ? { notifyFailing: true } : {}),
+  });
+  return found ? needWords(found.need, run.reason, run.problem) : null;
 }
 
 export function summarize(runs: readonly DigestRun[]): DigestSummary {
@@ -34,8 +35,8 @@ export function summarize(runs: readonly DigestRun[]): DigestSummary {
     runs: runs.length,
     done: runs.filter((r) => r.state === 'done').length,
     failed: runs.filter((r) => r.state === 'failed').length,
-    live: runs.filter((r) => LIVE.has(r.state)).length,
-    needsYou: runs.filter((r) => needsYou(r) !== null).length,
+    live: runs.filter((r) => isLive(r.state)).length,
+    needsYou: runs.filter((r) => digestNeed(r) !== null).length,
     openQuestions: runs.reduce((n, r) => n + r.questions.filter((q) => !q.answered).length, 0),
     costUsd: cents / 1e6,
   };
@@ -43,7 +44,7 @@ export function summarize(runs: readonly DigestRun[]): DigestSummary {
 
 /** Runs that need the person first, then live ones, then the rest; each group by start time. */
 export function orderRuns(runs: readonly DigestRun[]): DigestRun[] {
-  const group = (r: DigestRun) => (needsYou(r) ? 0 : LIVE.has(r.state) ? 1 : 2);
+  const group = (r: DigestRun) => (digestNeed(r) ? 0 : isLive(r.state) ? 1 : 2);
   const start = (r: DigestRun) => r.startedAt?.getTime() ?? 0;
   return [...runs].sort((a, b) => group(a) - group(b) || start(a) - start(b) || a.id.localeCompare(b.id));
 }

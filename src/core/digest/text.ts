@@ -2,8 +2,8 @@ import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
 import { money } from '../status/table.js';
 import { timelineLines } from '../status/timeline-text.js';
-import { oneLine, safeLine } from '../text.js';
-import { needsYou, openQuestions, orderRuns, summarize, type DigestSummary } from './summary.js';
+import { oneLine, plural, safeLine } from '../text.js';
+import { digestNeed, openQuestions, orderRuns, summarize, type DigestSummary } from './summary.js';
 import type { Digest, DigestRun } from './types.js';
 
 // The morning digest as text for a terminal. Pure. Text from the agent, the task or files is
@@ -21,7 +21,6 @@ const MARK: Record<string, string> = {
 
 /** `3 runs: 1 done, 1 failed, 1 live · 1 needs you · 4 open questions · $1.23 spent` */
 export function summaryLine(s: DigestSummary): string {
-  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   const states = [
     s.done ? `${s.done} done` : '',
     s.failed ? `${s.failed} failed` : '',
@@ -67,7 +66,7 @@ function runLines(run: DigestRun, now: Date, clock: LocalTime): string[] {
   out.push(`  task:       ${oneLine(run.task ?? '(unknown)', 200)}`);
   const nights = nightsLine(run);
   if (nights) out.push(`  nights:     ${nights}`);
-  const needs = needsYou(run);
+  const needs = digestNeed(run);
   if (needs) out.push(`  needs you:  ${oneLine(needs, 300)}`);
   else if (run.reason) out.push(`  outcome:    ${oneLine(run.reason, 300)}`);
   if (run.report) {

@@ -1,6 +1,7 @@
 import type { Question } from '../agent/questions.js';
 import type { RunState } from '../run/types.js';
 import type { TimelineEntry } from '../status/timeline.js';
+import type { Cause } from '../supervise/causes.js';
 
 // The morning digest as plain values: what dashboard/digest.ts gathers and the renderers print.
 
@@ -22,6 +23,11 @@ export interface DigestRun {
   timeline: TimelineEntry[];
   /** Every question, open ones first, highest priority first. */
   questions: Question[];
+  /** The code of the decision the run is in (causes.ts); absent for rows cached before codes. */
+  cause?: Cause;
+  /** A live run billing paid extra usage it is allowed; notifications about it failing. */
+  onOverage?: true;
+  notifyFailing?: true;
   /** A file of the run that cannot be used. */
   problem?: string;
   warnings?: string[];

@@ -1,6 +1,6 @@
 import { permissionModeProblem } from '../agent/args.js';
 import { describeProblem, type ConfigProblem } from '../config/settings.js';
-import { safeJson } from '../text.js';
+import { plural, safeJson } from '../text.js';
 
 // `overnight doctor`: pure evaluators that turn gathered facts into one result per check, and the
 // report. The facts are gathered by adapters/doctor-facts; nothing here reads a file or runs a process.
@@ -226,8 +226,6 @@ export function shownEnv(env: Record<string, string>): Record<string, string> {
     Object.entries(env).map(([k, v]) => [k, /KEY|TOKEN|SECRET|PASSWORD/i.test(k) ? '(set)' : v]),
   );
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One line per check (status, name, detail), the fix indented under it, then a verdict. */
 export function renderDoctor(

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 
+import { describeIoError } from '../io-error.js';
 import { fsErrorWords } from '../run/runs-root.js';
 import type { CheckResult } from './checks.js';
 import { filesystemKind, type Mount } from './mounts.js';
@@ -57,7 +58,7 @@ function unwritable(f: RunsRootFacts): CheckResult | null {
     return {
       name,
       status: 'problem',
-      detail: `nothing can be written in ${where}: the disk is full`,
+      detail: `nothing can be written in ${where}: ${describeIoError({ code: f.writeError })}`,
       fix: `free some space, or ${ELSEWHERE} on another disk`,
     };
   if (f.writeError)

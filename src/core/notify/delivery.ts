@@ -1,4 +1,5 @@
 import { maskSecrets } from '../mask.js';
+import { plural } from '../text.js';
 import type { NotifyEvent } from './events.js';
 import type { NotifyTarget } from './targets.js';
 
@@ -161,5 +162,3 @@ export function failureWarning(d: Delivery): string | null {
     return `${head} (the ${d.event.event} notice was given up after ${plural(d.attempts, 'try', 'tries')})`;
   return `${head} (${plural(d.attempts, 'try', 'tries')} of ${d.policy.tries}; later passes try again)`;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,5 +1,7 @@
 import { TEXT_MAX, timeOf } from '../run/bounds.js';
 import { RUN_STATES, type RunState } from '../run/types.js';
+import { attention } from '../supervise/attention.js';
+import { causeOf } from '../supervise/legacy-cause.js';
 import { oneLine } from '../text.js';
 import type { NotifyEventKind } from './targets.js';
 
@@ -37,54 +39,30 @@ export interface RunFacts {
   task: string | null;
 }
 
-/*
- * A FAILED run needs the person when only they can fix what stopped it; the reasons are decide's
- * (core/supervise/ended.ts and decide.ts), kept in step by the unit tests that feed them through.
- * A circuit breaker or a spend cap is a plain failure: the night went wrong, nothing is to be set.
- */
-const NEEDS_YOU_FAILURES: readonly RegExp[] = [
-  /^authentication failed/, // a token only the person can renew
-  /waiting for input nobody will give/, // a prompt: trust, permissions, a question
-  /^usage limit that waiting will not lift/, // an admin, org or spend limit, no credit
-  /; no restart can fix that: /, // an account on hold, a model it lacks, cloud credentials
-];
-
-/*
- * Issue 10's transitions, matched on what they say. A late report waits with a reason such as
- * "report late: limit lifts at 08:05"; paid overage stops the agent (an interrupt, not news: the
- * wait that follows it is) or goes on with it allowed. Adjust here when their records settle.
- */
-const REPORT_LATE = (line: Line) => line.late === true || /^report late\b/i.test(line.reason);
-const OVERAGE = (line: Line) =>
-  line.action !== 'interrupt' && (line.overage === true || /\boverage\b|extra usage/i.test(line.reason));
-
 /** Sessions started after something went wrong; `continue` and the synthesis are the plan. */
 const RESTART_MODES = ['resume', 'retry'];
 
-interface Line {
-  action: string;
-  to: string;
-  reason: string;
-  mode?: unknown;
-  late?: unknown;
-  overage?: unknown;
-}
-
 /** The event names a transition answers to, most specific first; null when it is not news. */
 export function kindsOf(raw: Record<string, unknown>, reportExists: boolean): NotifyEventKind[] | null {
-  const line: Line = {
-    ...raw,
-    action: typeof raw.action === 'string' ? raw.action : '',
-    to: typeof raw.to === 'string' ? raw.to : '',
-    reason: typeof raw.reason === 'string' ? raw.reason.slice(0, TEXT_MAX) : '',
-  };
-  if (line.action === 'finish' && line.to === 'failed')
-    return NEEDS_YOU_FAILURES.some((r) => r.test(line.reason)) ? ['needs-you', 'failed'] : ['failed'];
-  // A run that ends without a report leaves the person to read findings/ themselves.
-  if (line.action === 'finish' && line.to === 'done') return reportExists ? ['done'] : ['needs-you', 'done'];
-  if (OVERAGE(line)) return line.action === 'wait' ? ['overage', 'waiting'] : ['overage'];
-  if (line.action === 'wait') return REPORT_LATE(line) ? ['report-late', 'waiting'] : ['waiting'];
-  if (line.action === 'start' && RESTART_MODES.includes(String(line.mode))) return ['restart'];
+  const action = typeof raw.action === 'string' ? raw.action : '';
+  const to = typeof raw.to === 'string' ? raw.to : '';
+  // The line's code; lines written before codes are read from their reason, once (legacyCause).
+  const reason = typeof raw.reason === 'string' ? raw.reason.slice(0, TEXT_MAX) : '';
+  const cause = causeOf({ ...raw, reason });
+  if (action === 'finish' && (to === 'failed' || to === 'done')) {
+    const state = to === 'failed' ? 'failed' : 'done';
+    const need = attention(cause, { state, report: reportExists });
+    // A FAILED run is news for everyone; "needs you" when only the person can clear it. A run
+    // that ends without a report leaves the person to read findings/ themselves.
+    if (state === 'failed') return need?.only ? ['needs-you', 'failed'] : ['failed'];
+    return need ? ['needs-you', 'done'] : ['done'];
+  }
+  // Paid overage stops the agent (an interrupt, not news: the wait that follows it is).
+  if (action !== 'interrupt' && (raw.overage === true || cause === 'overage'))
+    return action === 'wait' ? ['overage', 'waiting'] : ['overage'];
+  if (action === 'wait')
+    return raw.late === true || cause === 'report-late' ? ['report-late', 'waiting'] : ['waiting'];
+  if (action === 'start' && RESTART_MODES.includes(String(raw.mode))) return ['restart'];
   // stop, pause and resume are the person's own doing; the rest is the supervisor's bookkeeping.
   return null;
 }

@@ -1,3 +1,5 @@
+import type { Cause } from '../supervise/causes.js';
+import { causeOf } from '../supervise/legacy-cause.js';
 import { intIn, sessionNumber, textOf, timeOf, wordOf } from './bounds.js';
 
 // events.jsonl read back: one transition per line, as act, stop and pause record them. Tolerant:
@@ -11,6 +13,8 @@ export interface RunEvent {
   from: string | null;
   to: string | null;
   reason: string;
+  /** The decision's code; for lines written before codes, read from the reason (legacyCause). */
+  cause: Cause;
   /** The session a start began. */
   session: number | null;
   mode: string | null;
@@ -48,6 +52,7 @@ export function parseEvent(line: string): RunEvent | null {
     from: wordOf(e.from),
     to: wordOf(e.to),
     reason: textOf(e.reason) ?? '',
+    cause: causeOf(e),
     session: sessionNumber(e.session),
     mode: wordOf(e.mode),
     exit: intIn(e.exit, -1, 65535),

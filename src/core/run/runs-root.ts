@@ -1,6 +1,7 @@
 // What can be wrong with the runs root, said in one line that names the path, the problem and the
 // fix; and the words for a filesystem error code, so no command ever prints errno text. Pure.
 
+import { errnoWords } from '../io-error.js';
 import { describeOwnerProblem, type OwnerProblem } from './owner.js';
 
 export type RootProblem =
@@ -48,29 +49,9 @@ export function describeRootProblem(p: RootProblem): string {
   }
 }
 
-const WORDS: Record<string, string> = {
-  ENOENT: 'does not exist',
-  ENOTDIR: 'a part of the path is a file, not a directory',
-  EEXIST: 'already exists',
-  EISDIR: 'is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only filesystem',
-  ENOSPC: 'no space left on the disk',
-  EDQUOT: 'disk quota exceeded',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files on the system',
-  ENAMETOOLONG: 'the path is too long',
-  ELOOP: 'too many symbolic links (a loop?)',
-  EIO: 'input/output error (a failing disk?)',
-  EBUSY: 'in use',
-  ENOTEMPTY: 'not empty',
-  EXDEV: 'on another filesystem',
-};
-
 /** A filesystem error code in words (`EROFS` → "read-only filesystem"). */
 export function fsErrorWords(code: string): string {
-  return WORDS[code] ?? `failed (${code})`;
+  return errnoWords(code) ?? `failed (${code})`;
 }
 
 /** The one line for a filesystem error that no command caught: the path and the problem in words. */

@@ -1,3 +1,5 @@
+import type { Cause } from '../supervise/causes.js';
+
 // A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
 export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
@@ -110,4 +112,6 @@ export interface ExitRecord {
 export interface Sentinel {
   kind: 'DONE' | 'FAILED';
   reason: string;
+  /** The decision's code (its second line; for older runs read from the reason by legacyCause). */
+  cause: Cause;
 }

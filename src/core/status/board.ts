@@ -1,9 +1,10 @@
 import type { LocalTime } from '../local-time.js';
-import { safeLine } from '../text.js';
+import { needWords, type Need } from '../supervise/attention.js';
+import { plural, safeLine } from '../text.js';
 import { noPaint, paint, STATE_PAINT, type Painter } from './colour.js';
 import { fitColumns, GAP, pad, truncate, wrap, type Column } from './fit.js';
 import { pastEndLine, type Passes } from './live.js';
-import { needOf, orderRows, summarize, summaryLine } from './needs.js';
+import { needCode, orderRows, summarize, summaryLine } from './needs.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // The morning dashboard as text: a summary line, the runs that need the person first, live runs
@@ -53,15 +54,12 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
   ];
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** Why the row needs the person, said once; null when a warning of its own says it. */
-function needText(r: TableRow, need: string): string | null {
-  if (need === 'on paid extra usage' || need === 'notifications failing') return null;
-  let why = need;
+function needText(r: TableRow, need: Need): string | null {
+  if (need === 'overage' || need === 'notifications') return null;
+  let why = needWords(need, r.reason, r.problem);
   if (r.problem) why = `a file cannot be used: ${r.reason}`;
-  else if (need === 'no report')
-    why = r.reason.startsWith('no report') ? r.reason : r.reason ? `no report (${r.reason})` : need;
+  else if (need === 'no-report' && !r.reason) why = 'no report';
   if (!r.problem && r.findings > 0) why += `; findings/ holds ${plural(r.findings, 'file')}`;
   return `needs you: ${why}`;
 }
@@ -75,7 +73,7 @@ export function subLines<R extends TableRow>(
   now: Date,
   opts: BoardOptions<R>,
 ): { text: string; urgent: boolean }[] {
-  const need = needOf(r);
+  const need = needCode(r);
   const out: { text: string; urgent: boolean }[] = [];
   const say = (text: string, urgent = false) => out.push({ text, urgent });
   const live = r.state === 'running' || r.state === 'synthesizing';

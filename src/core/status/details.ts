@@ -1,7 +1,8 @@
 import type { Question } from '../agent/questions.js';
 import type { LocalTime } from '../local-time.js';
 import { taskHasMore } from '../run/task.js';
-import { headline, safeLine } from '../text.js';
+import { hasAgent } from '../supervise/live-states.js';
+import { headline, plural, safeLine } from '../text.js';
 import { findingLines, finishLine, questionLines, type FindingFile } from './story-text.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 import type { TimelineEntry } from './timeline-types.js';
@@ -60,11 +61,6 @@ function taskLine(r: DetailsRow): string {
   return `${head}${head.endsWith('…') ? '' : ' …'} (the whole task is in ${r.workspace}/CLAUDE.md)`;
 }
 
-/** A tmux session to attach to exists while an agent runs, not while a run waits or is paused. */
-const WATCHABLE = new Set(['running', 'synthesizing']);
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock: LocalTime): string[] {
   const when = (iso: string | null) => (iso ? clock.human(new Date(iso)) : '?');
   const left = timeLeft(r, now);
@@ -94,7 +90,8 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
     lines.push(`questions:  ${plural(r.questions, 'open question')} for you in ${ws}/questions.md`);
   if (files.newest) lines.push(...findingLines(r.findings, files.newest, `${ws}/findings/`, clock));
   else if (r.findings > 0) lines.push(`findings:   ${plural(r.findings, 'file')} in ${ws}/findings/`);
-  if (WATCHABLE.has(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
+  // A tmux session to attach to exists while an agent runs, not while a run waits or is paused.
+  if (hasAgent(r.state)) lines.push(`watch:      ${r.watch ?? `tmux attach -t ${r.session}`}`);
   if (r.reason) lines.push(`reason:     ${r.reason}`);
   if (r.continues) lines.push(`continues:  ${r.continues}`);
   if (r.continuedBy) lines.push(`next night: continued by ${r.continuedBy}`);

@@ -3,6 +3,7 @@ import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
 import type { RunSpec, RunState } from '../run/types.js';
 import { decide } from '../supervise/decide.js';
+import { hasAgent } from '../supervise/live-states.js';
 import type { Action, Observation } from '../supervise/types.js';
 
 // What a live run is doing now when it is not plain work, one line each for the dashboard: a storm
@@ -38,15 +39,12 @@ export function hangLine(
   now: Date,
   clock: LocalTime,
 ): string | null {
-  const watched = action.kind === 'watch' || (action.kind === 'none' && /^silent for/.test(action.reason));
-  if (!watched || !silentSince) return null;
+  if (action.cause !== 'silent' || !silentSince) return null;
   const quiet = formatDuration(Math.max(0, (now.getTime() - silentSince.getTime()) / 1000));
   const from = watchedSince && watchedSince >= silentSince ? watchedSince : now;
   const at = new Date(from.getTime() + hangGrace * 1000);
   return `silent for ${quiet}: stopped as hung if still silent at ${clock.hm(at)}`;
 }
-
-const AGENT_LIVE: readonly RunState[] = ['running', 'synthesizing'];
 
 /** With a schedule, a pass is due within minutes of the end time: only a longer silence is news. */
 const PASS_DUE = 10 * 60;
@@ -68,7 +66,7 @@ export function pastEndLine(
   clock: LocalTime,
   cmd = 'overnight',
 ): string | null {
-  if (!AGENT_LIVE.includes(row.state) || !row.endsAt) return null;
+  if (!hasAgent(row.state) || !row.endsAt) return null;
   const ends = new Date(row.endsAt);
   const { lastPassAt, scheduled } = passes;
   if (now < ends || (lastPassAt && lastPassAt >= ends)) return null;

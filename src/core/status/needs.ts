@@ -1,38 +1,27 @@
 import type { RunState } from '../run/types.js';
+import { attention, type Need } from '../supervise/attention.js';
+import { causeOf } from '../supervise/legacy-cause.js';
+import { LIVE_STATES } from '../supervise/live-states.js';
 
 // Which runs need the person, and why in a few words: failed, waiting on a prompt, refused
-// credentials, a report missing, paid extra usage going on, notifications not getting through. Pure.
+// credentials, a report missing, paid extra usage going on, notifications not getting through.
+// Decided by attention() from the row's cause code. Pure.
 
 export interface NeedFacts {
   state: RunState;
   reason: string;
+  /** The decision's code; rows cached before codes are read by their reason. */
+  cause?: unknown;
   problem?: string;
-  /** Whether REPORT.md exists; unknown (older cached rows) is judged by the reason. */
+  /** Whether REPORT.md exists; unknown (older cached rows) is judged by the cause. */
   report?: boolean;
-  warnings?: string[];
+  onOverage?: true;
+  notifyFailing?: true;
 }
 
-export const LIVE_STATES: readonly RunState[] = ['running', 'waiting', 'synthesizing', 'paused'];
-
-const NO_REPORT = /^(no report|report incomplete)\b/;
-const OVERAGE = /^on extra usage\b|paid extra usage/;
-const NOTIFY = /^notifications failing\b/;
-
-/** Why the run needs the person, or null when it does not. */
-export function needOf(r: NeedFacts): string | null {
-  if (r.problem) return `a file cannot be used: ${r.problem}`;
-  if (r.state === 'failed') return r.reason || 'failed';
-  if (r.state === 'done') {
-    const stopped = /stopped by user/.test(r.reason);
-    if (NO_REPORT.test(r.reason) || (r.report === false && !stopped)) return 'no report';
-  }
-  const warnings = r.warnings ?? [];
-  if (LIVE_STATES.includes(r.state)) {
-    if (warnings.some((w) => OVERAGE.test(w)) || (r.state === 'waiting' && OVERAGE.test(r.reason)))
-      return 'on paid extra usage';
-  }
-  if (warnings.some((w) => NOTIFY.test(w))) return 'notifications failing';
-  return null;
+/** What the row needs from the person, as a code; null when nothing. */
+export function needCode(r: NeedFacts): Need | null {
+  return attention(causeOf(r), r)?.need ?? null;
 }
 
 export interface Summary {
@@ -44,7 +33,7 @@ export interface Summary {
 export function summarize(rows: readonly NeedFacts[]): Summary {
   const counts: Partial<Record<RunState, number>> = {};
   for (const r of rows) counts[r.state] = (counts[r.state] ?? 0) + 1;
-  return { runs: rows.length, counts, needsYou: rows.filter((r) => needOf(r) !== null).length };
+  return { runs: rows.length, counts, needsYou: rows.filter((r) => needCode(r) !== null).length };
 }
 
 const ORDER: readonly RunState[] = ['running', 'synthesizing', 'waiting', 'paused', 'failed', 'done'];
@@ -79,7 +68,7 @@ export function orderRows<R extends NeedFacts & { id: string; startedAt?: string
   rows: readonly R[],
   collapse: (row: R) => boolean = () => false,
 ): Ordered<R> {
-  const group = (r: R) => (needOf(r) ? 0 : LIVE_STATES.includes(r.state) ? 1 : 2);
+  const group = (r: R) => (needCode(r) ? 0 : LIVE_STATES.includes(r.state) ? 1 : 2);
   const start = (r: R) => (r.startedAt ? new Date(r.startedAt).getTime() : Number.MAX_SAFE_INTEGER);
   const sorted = [...rows].sort(
     (a, b) => group(a) - group(b) || start(a) - start(b) || a.id.localeCompare(b.id),

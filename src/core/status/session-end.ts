@@ -1,5 +1,7 @@
 import type { ExitRecord } from '../run/types.js';
+import { classifyEnd } from '../supervise/classify.js';
 import { describeExit } from '../supervise/exits.js';
+import { saysLimit } from '../supervise/limits.js';
 import { oneLine } from '../text.js';
 
 // How one session of the timeline ended and what it cost, said once. Pure.
@@ -39,10 +41,11 @@ export interface SessionEndFacts {
   result: SessionFacts['result'];
   running: boolean;
   /** What overnight or the person did to stop it, if anything. */
-  stoppedBy: { kind: 'interrupt' | 'hang'; reason: string } | null;
+  stoppedBy: { kind: 'interrupt' | 'hang'; reason: string; atEndTime?: boolean } | null;
 }
 
-const LIMIT = /usage limit|rate limit|hit your .*limit|limit reached/i;
+/** What the timeline knows nothing of: judged as decide would without them. */
+const endFacts = { auth: false, reportExists: false, stoppedByUs: false };
 
 export function sessionEnd(f: SessionEndFacts): SessionEnd {
   const exit = f.exit?.code ?? null;
@@ -53,7 +56,7 @@ export function sessionEnd(f: SessionEndFacts): SessionEnd {
     return end('stopped', `stopped as hung (${why})`);
   }
   if (f.stoppedBy) {
-    if (/end time/i.test(f.stoppedBy.reason)) return end('stopped', 'interrupted at the end time');
+    if (f.stoppedBy.atEndTime) return end('stopped', 'interrupted at the end time');
     return end('stopped', oneLine(f.stoppedBy.reason, 100));
   }
   const r = f.result;
@@ -63,7 +66,9 @@ export function sessionEnd(f: SessionEndFacts): SessionEnd {
   if (r) {
     const status = r.apiErrorStatus ? `API ${r.apiErrorStatus}: ` : '';
     const said = oneLine(r.text, 100) || r.subtype;
-    const limited = r.apiErrorStatus === 429 || LIMIT.test(r.text);
+    // Named as decide names it (classify.ts): a 429 that is no usage limit is API trouble.
+    const limited =
+      classifyEnd({ ...endFacts, exitCode: exit, result: r, limited: saysLimit(r.text) }) === 'usage-limit';
     return end(limited ? 'limit' : 'error', `error: ${status}${said}`);
   }
   if (exit === null) return end('unknown', 'ended without an exit status or a result');

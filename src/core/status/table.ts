@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunState } from '../run/types.js';
+import type { Cause } from '../supervise/causes.js';
 
 // What the dashboard's cells say (the board, core/status/board.ts, lays them out). Pure.
 
@@ -29,6 +30,12 @@ export interface TableRow {
   report?: boolean;
   /** What a live run is doing now when it is not plain work (API retries, the hang watch). */
   doing?: string[];
+  /** The code of the decision the run is in (causes.ts); rows cached before codes leave it out. */
+  cause?: Cause;
+  /** A live run billing paid extra usage it is allowed. */
+  onOverage?: true;
+  /** Notifications about the run are not getting through. */
+  notifyFailing?: true;
 }
 
 const FINISHED: readonly RunState[] = ['done', 'failed'];

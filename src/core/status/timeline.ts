@@ -2,6 +2,7 @@ import { maskSecrets } from '../mask.js';
 import { SESSION_MAX } from '../run/bounds.js';
 import type { RunEvent } from '../run/events.js';
 import type { RestartEntry } from '../run/types.js';
+import type { Cause } from '../supervise/causes.js';
 import { sessionCosts, sessionEnd } from './session-end.js';
 import type { SessionEntry, TimelineEntry, TimelineInput, WaitFor } from './timeline-types.js';
 
@@ -13,15 +14,25 @@ export type { SessionEntry, TimelineEntry, TimelineInput, WaitFor } from './time
 
 const seconds = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
 
-export function waitFor(reason: string): WaitFor {
-  if (/backing off/i.test(reason)) return 'backoff';
-  if (/overage|extra usage/i.test(reason)) return 'overage';
-  if (/limit/i.test(reason)) return 'limit';
-  return 'other';
+/** What a wait waits for, from its cause. */
+export function waitKind(cause: Cause): WaitFor {
+  switch (cause) {
+    case 'backoff':
+    case 'api-trouble':
+    case 'synthesis-retry':
+      return 'backoff';
+    case 'overage':
+      return 'overage';
+    case 'usage-limit':
+    case 'report-late':
+      return 'limit';
+    default:
+      return 'other';
+  }
 }
 
-/** Interrupts said as hung: recorded so, or (older runs) only in the reason. */
-const isHang = (e: RunEvent) => e.hung || /^hung\b|waiting for input nobody will give/i.test(e.reason);
+/** Interrupts of a session that hung, or sat on a question nobody will answer. */
+const stoppedAsHung = (e: RunEvent) => e.hung || e.cause === 'hang' || e.cause === 'prompt';
 
 interface Start {
   n: number;
@@ -93,7 +104,7 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
           out.push({
             at: e.at,
             kind: 'wait',
-            for: waitFor(e.reason),
+            for: waitKind(e.cause),
             until: e.until,
             ...resets,
             reason: e.reason,
@@ -104,9 +115,10 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
         out.push({ at: e.at, kind: 'hang', stage: 'watched', session, reason: e.reason });
         break;
       case 'interrupt':
-        if (isHang(e)) out.push({ at: e.at, kind: 'hang', stage: 'stopped', session, reason: e.reason });
+        if (stoppedAsHung(e))
+          out.push({ at: e.at, kind: 'hang', stage: 'stopped', session, reason: e.reason });
         else {
-          const by = /end time/i.test(e.reason) ? 'end-time' : 'overnight';
+          const by = e.cause === 'end-time' ? 'end-time' : 'overnight';
           out.push({ at: e.at, kind: 'interrupt', by, session, reason: e.reason });
         }
         break;
@@ -186,7 +198,13 @@ export function buildTimeline(input: TimelineInput): TimelineEntry[] {
       exit,
       result: input.sessions.find((f) => f.n === s.n)?.result ?? null,
       running,
-      stoppedBy: stoppedBy ? { kind: stoppedBy.kind, reason: stoppedBy.reason } : null,
+      stoppedBy: stoppedBy
+        ? {
+            kind: stoppedBy.kind,
+            reason: stoppedBy.reason,
+            atEndTime: stoppedBy.kind === 'interrupt' && stoppedBy.by === 'end-time',
+          }
+        : null,
     });
     const endedAt = running ? null : (exit?.at ?? stoppedBy?.at ?? next?.at ?? done?.at ?? null);
     if (s.mode === 'resume') resumes++;

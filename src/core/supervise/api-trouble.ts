@@ -1,6 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunSpec } from '../run/types.js';
 import { backoffFor } from './backoff.js';
+import type { Cause } from './causes.js';
 import type { Action, AgentNotRunning } from './types.js';
 
 // Transient API trouble (a per-minute 429, a 529 overloaded, a 5xx) once the CLI's own retries are
@@ -36,6 +37,7 @@ export function waitOutApiTrouble(t: Trouble): Action {
     const max = formatDuration(spec.limits.transientMax);
     return {
       kind: 'finish',
+      cause: 'api-trouble',
       sentinel: 'FAILED',
       stopAgent: false,
       reason:
@@ -47,15 +49,16 @@ export function waitOutApiTrouble(t: Trouble): Action {
   const delay = backoffFor(Math.max(count, 1) + 1, spec.limits);
   const why = `the API failed (${whatFailed(agent)}, ${t.how})${said}; not counted as a restart`;
   const retryAt = new Date(endedAt.getTime() + delay * 1000);
-  if (now < retryAt) return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`);
-  return { kind: 'start', mode: 'retry', reason: why, exit: t.exit, uptime: t.uptime };
+  if (now < retryAt)
+    return backoffWait(spec, retryAt, `${why}; backing off ${formatDuration(delay)}`, 'api-trouble');
+  return { kind: 'start', cause: 'api-trouble', mode: 'retry', reason: why, exit: t.exit, uptime: t.uptime };
 }
 
 /**
  * A wait before the next exploring session, cut short at the end time: the synthesis starts then,
  * whatever backoff was left.
  */
-export function backoffWait(spec: RunSpec, retryAt: Date, reason: string): Action {
-  if (retryAt <= spec.endsAt) return { kind: 'wait', until: retryAt, reason };
-  return { kind: 'wait', until: spec.endsAt, reason: `${reason}, cut short by the end time` };
+export function backoffWait(spec: RunSpec, retryAt: Date, reason: string, cause: Cause = 'backoff'): Action {
+  if (retryAt <= spec.endsAt) return { kind: 'wait', cause, until: retryAt, reason };
+  return { kind: 'wait', cause, until: spec.endsAt, reason: `${reason}, cut short by the end time` };
 }

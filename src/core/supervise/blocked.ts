@@ -2,33 +2,41 @@
 // crash: those no restart can fix end the run at once with the fix in words; a reply cut at the
 // output-token cap is a normal stop. Pure.
 
+import type { Cause } from './causes.js';
+
 /** Why the account or the setup refuses every request, and what the person does about it. */
 export interface Blocker {
   /** The CLI's error type, as it said it. */
   type: string;
+  cause: Cause;
   what: string;
   fix: string;
 }
 
 /** Error types that no restart fixes: only the person can. */
-const BLOCKERS: Record<string, { what: string; fix: string }> = {
+const BLOCKERS: Record<string, { cause: Cause; what: string; fix: string }> = {
   account_on_hold: {
+    cause: 'account-on-hold',
     what: 'the account is on hold',
     fix: 'sign in at claude.ai to see why and lift the hold, then launch again',
   },
   verification_required: {
+    cause: 'verification-required',
     what: 'the account must be verified before it can be used',
     fix: 'complete the verification the error names (sign in at claude.ai), then launch again',
   },
   oauth_org_not_allowed: {
+    cause: 'oauth-not-allowed',
     what: 'the organization does not allow this sign-in (OAuth) for Claude Code',
     fix: 'use an ANTHROPIC_API_KEY, or ask an admin of the organization to allow it, then launch again',
   },
   model_not_found: {
+    cause: 'model-not-found',
     what: 'the model is not available to this account or deployment',
     fix: 'choose a model it has (`--model`, the `model` setting) or a `fallback_model`, then launch again',
   },
   cloud_credential_error: {
+    cause: 'cloud-credentials',
     what: 'the cloud provider credentials (Bedrock, Vertex) could not be loaded',
     fix: 'refresh or fix those credentials in the environment you launch from, then launch again',
   },

@@ -26,7 +26,8 @@ export type EndClass =
   | 'blocked'
   | 'crash';
 
-export interface EndFacts {
+/** What an ended session showed, as classifyEnd reads it (session-end.ts has what decide reads). */
+export interface EndSigns {
   exitCode: number | null;
   result: ResultFacts | null;
   limited: boolean;
@@ -38,7 +39,7 @@ export interface EndFacts {
   stoppedByUs: boolean;
 }
 
-export function classifyEnd(f: EndFacts): EndClass {
+export function classifyEnd(f: EndSigns): EndClass {
   const r = f.result;
   if (f.limited) return 'usage-limit';
   // What only the person can fix comes before a refused login: retrying it proves nothing.

@@ -1,10 +1,11 @@
 import type { RunSpec, SessionRecord } from '../run/types.js';
 import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
+import { agentAlive } from './live-states.js';
 import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
-// rules matters; the numbers follow the design notes.
+// rules matters; their numbers are the README's ("Reading the code").
 
 /** Resumes in a row that failed without any output before the run starts a fresh session. */
 export const FAILED_RESUMES = 3;
@@ -13,44 +14,46 @@ export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
   return needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
 }
 
-/** A session of a repository run starts in its worktree; one removed behind overnight's back ends the run. */
+/** 7.2 A repository run's session starts in its worktree: one removed outside overnight ends the run. */
 function needsWorktree(spec: RunSpec, obs: Observation, action: Action): Action {
   if (action.kind !== 'start' || !obs.worktreeGone || !spec.repo) return action;
   const reason =
     `the worktree ${spec.repo.worktree} is gone (removed outside overnight), so no session can start; ` +
     `what was committed is on the branch ${spec.repo.branch}`;
-  return { kind: 'finish', sentinel: 'FAILED', reason, stopAgent: false };
+  return { kind: 'finish', cause: 'worktree-gone', sentinel: 'FAILED', reason, stopAgent: false };
 }
 
 function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   const session = obs.session;
   // 1. A finished run is left alone, but never with an agent still running.
   if (obs.sentinel) {
-    if (session && (session.agent.running || session.agent.wrapperAlive)) {
-      return { kind: 'cleanup', reason: `${obs.sentinel.kind} is present but an agent is still running` };
+    if (agentAlive(obs)) {
+      const reason = `${obs.sentinel.kind} is present but an agent is still running`;
+      return { kind: 'cleanup', cause: 'leftover-agent', reason };
     }
-    return { kind: 'none', reason: obs.sentinel.reason };
+    return { kind: 'none', cause: obs.sentinel.cause, reason: obs.sentinel.reason };
   }
   // 2. A paused run is left exactly as it is.
-  if (obs.paused) return { kind: 'none', reason: 'paused' };
+  if (obs.paused) return { kind: 'none', cause: 'paused', reason: 'paused' };
 
-  // Launch was interrupted before it started the agent: start it now (or give up if too late).
+  // 3. Launch was interrupted before it started the agent: start it now (or give up if too late).
   if (!session) {
     if (now >= spec.endsAt) {
       const reason = 'no report: the end time passed before the agent ever started';
-      return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: false };
+      return { kind: 'finish', cause: 'never-started', sentinel: 'DONE', reason, stopAgent: false };
     }
-    return { kind: 'start', mode: 'initial', reason: 'first session was never started', exit: null };
+    const reason = 'first session was never started';
+    return { kind: 'start', cause: 'first-session', mode: 'initial', reason, exit: null };
   }
-  // 3. A live agent keeps working until its end time; a synthesis until its budget runs out.
+  // 4. A live agent keeps working until its end time; a synthesis until its budget runs out.
   if (session.agent.running) return decideRunning(spec, session, session.agent, obs.outputAt, now);
-  // The wrapper is between starting the agent and recording it, or between its exit and the record.
+  // 5. The wrapper is between starting the agent and recording it, or between its exit and the record.
   if (!session.agent.exit && session.agent.wrapperAlive) {
-    return { kind: 'none', reason: 'agent starting or just ended' };
+    return { kind: 'none', cause: 'starting', reason: 'agent starting or just ended' };
   }
   const again = startAgain(spec, session, session.agent, now);
   if (again) return again;
-  // 4.–6. The agent has ended: finished, synthesis, limits, credentials, crash or continue.
+  // 6. The agent has ended: the rules of ended.ts (6.1–6.11), the first with an answer decides.
   return decideEnded(spec, obs, session, session.agent, now);
 }
 
@@ -68,7 +71,7 @@ function startAgain(spec: RunSpec, session: SessionRecord, agent: AgentNotRunnin
     spec.endsAt.getTime() + (session.mode === 'synthesis' ? spec.limits.synthesisBudget * 1000 : 0);
   if (now.getTime() >= until) return null;
   const reason = `session ${session.n} never started its agent`;
-  return { kind: 'start', mode: session.mode, reason, exit: null, again: true };
+  return { kind: 'start', cause: 'start-again', mode: session.mode, reason, exit: null, again: true };
 }
 
 function decideRunning(
@@ -83,34 +86,45 @@ function decideRunning(
   if (agent.overage && !spec.allowOverage) {
     const window = agent.overage.window ? `the ${agent.overage.window} limit` : 'the usage limit';
     const reason = `paid extra usage: ${window} was reached and allow_overage is off`;
-    return { kind: 'interrupt', reason: `${reason}; stopping until it resets` };
+    return { kind: 'interrupt', cause: 'overage', reason: `${reason}; stopping until it resets` };
   }
   if (session.mode === 'synthesis') {
     if (now.getTime() >= synthesisDeadline(spec, session).getTime()) {
       const reason = 'report incomplete: the synthesis was still running when its budget ran out';
-      return { kind: 'finish', sentinel: 'DONE', reason, stopAgent: true };
+      return { kind: 'finish', cause: 'report-incomplete', sentinel: 'DONE', reason, stopAgent: true };
     }
     // A synthesis stuck on a question or hung is stopped and tried again while its budget lasts.
     if (prompt) {
       const reason = `the synthesis is waiting for input nobody will give: "${prompt}"`;
-      return { kind: 'interrupt', hung: true, reason };
+      return { kind: 'interrupt', cause: 'prompt', hung: true, reason };
     }
     return (
-      watchForHang(spec, session, agent, outputAt, now) ?? { kind: 'none', reason: 'writing the report' }
+      watchForHang(spec, session, agent, outputAt, now) ?? {
+        kind: 'none',
+        cause: 'working',
+        reason: 'writing the report',
+      }
     );
   }
   if (prompt) {
     const reason = `the agent is waiting for input nobody will give: "${prompt}"`;
-    return { kind: 'finish', sentinel: 'FAILED', reason, stopAgent: true };
+    return { kind: 'finish', cause: 'prompt', sentinel: 'FAILED', reason, stopAgent: true };
   }
   if (now >= spec.endsAt) {
-    return { kind: 'interrupt', reason: 'end time reached: stopping exploration for the synthesis' };
+    const reason = 'end time reached: stopping exploration for the synthesis';
+    return { kind: 'interrupt', cause: 'end-time', reason };
   }
-  return watchForHang(spec, session, agent, outputAt, now) ?? { kind: 'none', reason: 'agent running' };
+  return (
+    watchForHang(spec, session, agent, outputAt, now) ?? {
+      kind: 'none',
+      cause: 'working',
+      reason: 'agent running',
+    }
+  );
 }
 
 /**
- * A session that would resume the conversation starts a fresh one instead when resuming cannot
+ * 7.1 A session that would resume the conversation starts a fresh one instead when resuming cannot
  * work: no transcript (resume would silently start an empty conversation), a transcript too large
  * to load, or resumes that keep failing without output.
  */

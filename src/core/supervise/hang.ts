@@ -22,10 +22,14 @@ export function watchForHang(
   const quiet = formatDuration(silent);
   if (!since) {
     const grace = formatDuration(spec.limits.hangGrace);
-    return { kind: 'watch', reason: `no output for ${quiet}; stopping it if still silent in ${grace}` };
+    return {
+      kind: 'watch',
+      cause: 'silent',
+      reason: `no output for ${quiet}; stopping it if still silent in ${grace}`,
+    };
   }
   if ((now.getTime() - since.getTime()) / 1000 < spec.limits.hangGrace) {
-    return { kind: 'none', reason: `silent for ${quiet}; watching` };
+    return { kind: 'none', cause: 'silent', reason: `silent for ${quiet}; watching` };
   }
-  return { kind: 'interrupt', hung: true, reason: `hung: no output for ${quiet}` };
+  return { kind: 'interrupt', cause: 'hang', hung: true, reason: `hung: no output for ${quiet}` };
 }

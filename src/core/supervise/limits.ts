@@ -118,3 +118,8 @@ export function classifyLimit(
   if (epoch) return { kind: 'wait', resetsAt: new Date(Number(epoch[1]) * 1000), what: 'usage limit' };
   return { kind: 'wait', resetsAt: parseResetTime(errorText, now, localOffset), what: first };
 }
+
+/** The text says a usage limit stopped the session (either kind): the words classifyLimit reads. */
+export function saysLimit(text: string): boolean {
+  return HARD.some((h) => h.test(text)) || TIMED.some((t) => t.test(text));
+}

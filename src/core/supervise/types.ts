@@ -1,4 +1,5 @@
 import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
+import type { Cause } from './causes.js';
 import type { Limit } from './limits.js';
 
 // What decide sees of one run, and what it asks for. Plain values: observe builds them, act obeys.
@@ -80,12 +81,16 @@ export interface ResultFacts {
   apiError?: string | null;
 }
 
-/** Times are values: turning them into clock text is the printer's job (see describe.ts). */
+/**
+ * Times are values: turning them into clock text is the printer's job (see describe.ts). `cause`
+ * is the decision as a code (causes.ts), `reason` the same for a person: nothing parses the reason.
+ */
 export type Action =
-  | { kind: 'none'; reason: string }
-  | { kind: 'cleanup'; reason: string }
+  | { kind: 'none'; cause: Cause; reason: string }
+  | { kind: 'cleanup'; cause: Cause; reason: string }
   | {
       kind: 'start';
+      cause: Cause;
       mode: SessionMode;
       reason: string;
       exit: number | null;
@@ -100,7 +105,7 @@ export type Action =
    * `resetsAt`: the usage limit waited out lifts then (the wait adds limit_margin); `late`: only
    * after the synthesis budget, so the report comes late.
    */
-  | { kind: 'wait'; until: Date; reason: string; resetsAt?: Date; late?: boolean }
-  | { kind: 'interrupt'; reason: string; hung?: boolean }
-  | { kind: 'watch'; reason: string }
-  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };
+  | { kind: 'wait'; cause: Cause; until: Date; reason: string; resetsAt?: Date; late?: boolean }
+  | { kind: 'interrupt'; cause: Cause; reason: string; hung?: boolean }
+  | { kind: 'watch'; cause: Cause; reason: string }
+  | { kind: 'finish'; cause: Cause; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };

@@ -51,8 +51,6 @@ export function covered(intervals, from, to) {
   return total;
 }
 
-const overlaps = ([a, b], [c, d]) => a < d && c < b;
-
 /**
  * The figures of one night. `now` stands in for the end of an agent still alive.
  * @param {Night} night
@@ -73,9 +71,9 @@ export function measureNight(night, now) {
     const gapEnd = next ? next.startedAt : ended;
     if (a.how === 'limit') waits.push([endedAt, gapEnd]);
     if (!DEATHS.has(a.how) || a.synthesis || endedAt >= night.endsAt) continue;
-    // A death in a pause is not resumed until the pause ends, by design; nor on a full disk.
-    if (night.excused.some((p) => overlaps(p, [endedAt, gapEnd]))) continue;
-    resumeGaps.push((gapEnd - endedAt) / 1000);
+    // A death in a pause is not resumed until the pause ends, by design; nor while the disk is
+    // full: that time is not held against the resume (the rest of the gap is).
+    resumeGaps.push((gapEnd - endedAt - covered(night.excused, endedAt, gapEnd)) / 1000);
     if (endedAt <= night.endsAt - NEVER_MARGIN_MS && (!next || next.startedAt >= night.endsAt)) never++;
   }
   const alive = agents.map((a) => [a.startedAt, a.endedAt ?? now]);

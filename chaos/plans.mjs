@@ -51,7 +51,7 @@ const SYNTHESIS_FAILURES = ['crash', 'hang', 'no-report'];
  * crash, hang or end without a report). Some sessions start a child process in their group,
  * which lives on only when the agent is killed.
  */
-export function planFor(rnd, sessions = 5) {
+export function planFor(rnd, { sessions = 5, childShare = 0.15 } = {}) {
   /** @type {Array<Record<string, unknown>>} */
   const plan = [];
   for (let i = 0; i < sessions; i++) plan.push(draw(rnd));
@@ -63,7 +63,7 @@ export function planFor(rnd, sessions = 5) {
       : [];
   return plan.map((p, i) => ({
     ...p,
-    ...(rnd() < 0.15 ? { child: 'owned' } : {}),
+    ...(rnd() < childShare ? { child: 'owned' } : {}),
     finding: `session-${i + 1}.md`,
     reportWhenAsked: true,
     whenAsked,

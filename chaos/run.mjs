@@ -6,6 +6,7 @@
 // runs root is a tmpfs when running as root). Each run gets a canary finding at launch.
 //
 //   node chaos/run.mjs [--runs 200] [--concurrency 24] [--night 40] [--seed 1] [--json] [--keep]
+//     [--disk-every 40] [--stop-share 0.15] [--child-share 0.15]
 //
 // The night is measured from ground truth (judge.mjs): the fake agent's own records, /proc, the
 // files on disk. --json prints one object (see summary.mjs): runNights, doneWithReport,
@@ -33,6 +34,7 @@ const { values: opts } = parseArgs({
     seed: { type: 'string', default: '1' },
     'disk-every': { type: 'string', default: '40' },
     'stop-share': { type: 'string', default: '0.15' },
+    'child-share': { type: 'string', default: '0.15' },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -51,6 +53,7 @@ const NIGHT = number('night', 5);
 const SEED = number('seed', 0);
 const DISK_EVERY = number('disk-every', 0);
 const STOP_SHARE = number('stop-share', 0);
+const CHILD_SHARE = number('child-share', 0);
 /** How long after its end time a run may take to end before the harness stops it (past the goal). */
 const LATE_S = SYNTHESIS_BUDGET_S + 90;
 
@@ -128,8 +131,11 @@ async function launch() {
   const logDir = join(world.logs, name);
   mkdirSync(logDir, { recursive: true });
   const behaviour = join(logDir, 'behaviour.json');
-  // Each run's plan from a generator of its own: the same plans whatever the timing.
-  writeFileSync(behaviour, JSON.stringify(planFor(random(SEED * 100_003 + i))));
+  // Each run's plan, stop and kill from a generator of its own: the same whatever the timing.
+  const own = random(SEED * 100_003 + i);
+  writeFileSync(behaviour, JSON.stringify(planFor(own, { childShare: CHILD_SHARE })));
+  const stopIn = own() < STOP_SHARE ? own() * NIGHT * 1000 : null;
+  const killIn = (0.15 + own() * 0.5) * NIGHT * 1000;
   const env = { FAKE_CLAUDE_BEHAVIOUR: behaviour, FAKE_CLAUDE_LOG: logDir };
   for (let attempt = 1; ; attempt++) {
     const r = await overnight(
@@ -142,7 +148,7 @@ async function launch() {
       const canary = { file: 'canary.md', text: `canary ${randomBytes(8).toString('hex')}\n` };
       await writeCanary(id, canary);
       const launchAt = new Date(endsAt).getTime() - NIGHT * 1000;
-      const stopAt = rnd() < STOP_SHARE ? Date.now() + rnd() * NIGHT * 1000 : null;
+      const stopAt = stopIn === null ? null : launchAt + stopIn;
       active.set(id, {
         id,
         logDir,
@@ -150,7 +156,7 @@ async function launch() {
         launchAt,
         endsAt: new Date(endsAt).getTime(),
         // Every night loses its agent at least once, somewhere in its first two thirds.
-        killAt: launchAt + (0.15 + rnd() * 0.5) * NIGHT * 1000,
+        killAt: launchAt + killIn,
         stopAt,
         stopped: false,
         stopping: null,

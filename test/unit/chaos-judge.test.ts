@@ -152,7 +152,7 @@ describe('the chaos judge', () => {
     expect(s1.orphanKinds.children).toBe(1);
   });
 
-  test('deaths in a pause or on a full disk are not held against the resume; a limit is not work owed', () => {
+  test('a pause or a full disk is not held against the resume; a limit is not work owed', () => {
     const night = goodNight('excused', (n) => ({
       ...n,
       agents: [
@@ -164,7 +164,8 @@ describe('the chaos judge', () => {
       excused: [[s(19), s(29)]],
     }));
     const f = measureNight(night, s(200));
-    expect(f.resumeGaps).toEqual([]);
+    // Killed at 20 s, paused 19–29 s, resumed at 30 s: 1 s of the gap was the supervisor's.
+    expect(f.resumeGaps.map((g) => Math.round(g * 1000) / 1000)).toEqual([1]);
     expect(f.never).toBe(0);
     // Owed: 40 s less the limit's wait (5–15) and the pause (19–29): 20 s, of which 18.5 worked.
     expect(f.worked).toBeCloseTo(18.5 / 20, 3);

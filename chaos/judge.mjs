@@ -187,6 +187,7 @@ export function judgeRun(world, run, monkey, gaveUpAt = null) {
       launchAt: run.launchAt,
       endsAt: run.endsAt,
       finishedAt,
+      gaveUpAt,
       sentinel,
       report: existsSync(join(ws, 'REPORT.md')),
       agents: run.agents.lives(),

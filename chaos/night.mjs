@@ -15,6 +15,7 @@
  * @property {number} launchAt
  * @property {number} endsAt
  * @property {number | null} finishedAt   when DONE or FAILED was recorded; null: never
+ * @property {number | null} [gaveUpAt]   when the harness stopped it for not ending (then finishedAt is null)
  * @property {'DONE' | 'FAILED' | null} sentinel
  * @property {boolean} report   REPORT.md at the end
  * @property {AgentLife[]} agents
@@ -59,7 +60,7 @@ export function covered(intervals, from, to) {
  */
 export function measureNight(night, now) {
   const agents = [...night.agents].sort((a, b) => a.startedAt - b.startedAt);
-  const ended = night.finishedAt ?? now;
+  const ended = night.finishedAt ?? night.gaveUpAt ?? now;
   const resumeGaps = [];
   let never = 0;
   /** Time no agent is owed: a usage limit waited out, a pause, a full disk. */

@@ -51,7 +51,7 @@ const SYNTHESIS_FAILURES = ['crash', 'hang', 'no-report'];
  * crash, hang or end without a report). Some sessions start a child process in their group,
  * which lives on only when the agent is killed.
  */
-export function planFor(rnd, { sessions = 5, childShare = 0.15 } = {}) {
+export function planFor(rnd, { sessions = 3, childShare = 0.15 } = {}) {
   /** @type {Array<Record<string, unknown>>} */
   const plan = [];
   for (let i = 0; i < sessions; i++) plan.push(draw(rnd));

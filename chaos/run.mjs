@@ -17,43 +17,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { judgeRun, RunAgents } from './judge.mjs';
 import { Monkey } from './monkey.mjs';
+import { options } from './options.mjs';
 import { leftovers, runProcesses, scanWorld } from './orphans.mjs';
 import { planFor, random } from './plans.mjs';
 import { explain, report } from './report.mjs';
 import { createWorld, destroyWorld, overnight, SYNTHESIS_BUDGET_S } from './world.mjs';
 
-const { values: opts } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '200' },
-    concurrency: { type: 'string', default: '24' },
-    night: { type: 'string', default: '40' },
-    seed: { type: 'string', default: '1' },
-    'disk-every': { type: 'string', default: '40' },
-    'stop-share': { type: 'string', default: '0.15' },
-    'child-share': { type: 'string', default: '0.15' },
-    json: { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-  },
-});
-const number = (name, min) => {
-  const n = Number(opts[name]);
-  if (!Number.isFinite(n) || n < min) {
-    process.stderr.write(`chaos: --${name} must be a number ≥ ${min}, not ${JSON.stringify(opts[name])}\n`);
-    process.exit(2);
-  }
-  return n;
-};
-const RUNS = number('runs', 1);
-const CONCURRENCY = number('concurrency', 1);
-const NIGHT = number('night', 5);
-const SEED = number('seed', 0);
-const DISK_EVERY = number('disk-every', 0);
-const STOP_SHARE = number('stop-share', 0);
-const CHILD_SHARE = number('child-share', 0);
+const opts = options;
+const { runs: RUNS, concurrency: CONCURRENCY, night: NIGHT, seed: SEED } = options;
+const { diskEvery: DISK_EVERY, stopShare: STOP_SHARE, childShare: CHILD_SHARE } = options;
 /** How long after its end time a run may take to end before the harness stops it (past the goal). */
 const LATE_S = SYNTHESIS_BUDGET_S + 90;
 
@@ -76,10 +51,12 @@ const schedulerLog = [];
 let launched = 0;
 let running = true;
 
-process.on('SIGINT', () => {
-  log('interrupted: cleaning up');
-  destroyWorld(world).finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: cleaning up`);
+    destroyWorld(world).finally(() => process.exit(130));
+  });
+}
 
 try {
   log(

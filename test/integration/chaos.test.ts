@@ -24,7 +24,7 @@ describe('chaos (smoke)', () => {
           ...['--runs', '5', '--concurrency', '5', '--night', '15', '--seed', '5'],
           ...['--disk-every', '12', '--stop-share', '0.4', '--child-share', '0', '--json'],
         ],
-        { reject: false, timeout: 170_000 },
+        { reject: false, timeout: 280_000, killSignal: 'SIGINT' },
       );
       expect([0, 1], r.stderr).toContain(r.exitCode);
       const s = JSON.parse(r.stdout);
@@ -46,6 +46,6 @@ describe('chaos (smoke)', () => {
       if (ROOT) expect(s.faults.fullDisks, r.stderr).toBeGreaterThanOrEqual(1);
       expect(s.resume.deaths, r.stderr).toBeGreaterThanOrEqual(3);
     },
-    200_000,
+    300_000,
   );
 });

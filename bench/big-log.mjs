@@ -4,7 +4,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { peakRssMb, timeInterleaved, timeOnce } from './measure.mjs';
+import { peakRss, peakRssMb, timeInterleaved, timeOnce } from './measure.mjs';
 import { cleanup, CLI, createSandbox, launchLive, sandboxReconciles, sleep, waitQuiet } from './sandbox.mjs';
 
 /** Appends `mb` megabytes of a busy session's stream-json: tool calls, their results (a few over 1 MB), text. */
@@ -58,7 +58,7 @@ async function deadAgentPass(sb, run, cold) {
     rmSync(lock, { recursive: true, force: true });
   }
   const argv = [process.execPath, CLI, 'reconcile'];
-  const { ms, mb, stdout } = peakRssMb(argv, sb.env, { withTime: true });
+  const { ms, mb, stdout } = peakRss(argv, sb.env);
   if (!/resumed/.test(stdout)) throw new Error(`the pass did not resume ${run.id}: ${stdout.trim()}`);
   await waitQuiet(sb);
   return { ms, mb };

@@ -9,8 +9,21 @@ const PEAK_RSS = new URL('./peak-rss.mjs', import.meta.url).href;
 /**
  * Peak resident memory (MB) of a node command (`[node, script, ...args]`) run once to its end:
  * the process's own VmHWM at exit. Null where /proc cannot tell.
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {number | null}
  */
-export function peakRssMb(argv, env, { withTime = false } = {}) {
+export function peakRssMb(argv, env) {
+  return peakRss(argv, env).mb;
+}
+
+/**
+ * Like peakRssMb, with the command's wall time (ms) and its stdout.
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {{ mb: number | null, ms: number, stdout: string }}
+ */
+export function peakRss(argv, env) {
   const file = join(tmpdir(), `overnight-bench-rss-${process.pid}`);
   rmSync(file, { force: true });
   const start = process.hrtime.bigint();
@@ -25,7 +38,7 @@ export function peakRssMb(argv, env, { withTime = false } = {}) {
   const kb = existsSync(file) ? Number(readFileSync(file, 'utf8').trim().split('\n').pop()) : NaN;
   rmSync(file, { force: true });
   const mb = Number.isFinite(kb) ? kb / 1024 : null;
-  return withTime ? { mb, ms, stdout: String(r.stdout) } : mb;
+  return { mb, ms, stdout: String(r.stdout) };
 }
 
 /** One run of a command to completion, stdout and stderr to pipes; wall time in ms. */
@@ -46,7 +59,13 @@ export function timeOnce(argv, env) {
  * interleaved (a, b, c, a, b, c, ...) so that a burst of load from elsewhere on the machine
  * weighs on all of them alike and the ratios stay fair. `check(name, result)` sees every run.
  */
+/**
+ * @param {Array<{ name: string, argv: string[] }>} commands
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ reps: number, warmups: number, check?: (name: string, r: ReturnType<typeof timeOnce>, round: number) => void }} opts
+ */
 export function timeInterleaved(commands, env, { reps, warmups, check = () => {} }) {
+  /** @type {Record<string, number[]>} */
   const samples = Object.fromEntries(commands.map((c) => [c.name, []]));
   for (let round = -warmups; round < reps; round++) {
     for (const c of commands) {
@@ -99,10 +118,12 @@ export function renderTable({ timing, wrapper, tmuxServer, live, finished, reps,
   const base = timing.baseline.median;
   const rows = [['', 'median ms', 'p90 ms', 'ratio', 'goal', '']];
   rows.push(['bare node -e 0', fmt(base), fmt(timing.baseline.p90), '1.00×', '', '']);
-  for (const [name, label, goal] of [
+  /** @type {Array<[string, string, number]>} */
+  const goals = [
     ['reconcile', 'overnight reconcile', 2.0],
     ['status', 'overnight status --json', 2.5],
-  ]) {
+  ];
+  for (const [name, label, goal] of goals) {
     const t = timing[name];
     const ratio = t.median / base;
     rows.push([

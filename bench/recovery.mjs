@@ -1,7 +1,16 @@
 // "crash → agent running again": kill -9 a live run's agent and time until the next session's
-// agent process exists, with no scheduler at all (the wrapper's own pass does the work).
+// agent process exists, with no scheduler at all (the wrapper's own pass does the work). The
+// agent keeps a transcript and streams its log, so each crash takes the real `--resume` path;
+// backoff is as configured (defaults), and each crash comes after the session ran healthy_after
+// (a few seconds here), as a crash after a stretch of work does in a night: no backoff is due.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { streamEnv } from './agent.mjs';
 import { stats } from './measure.mjs';
 import { isRunning, overnight, sessionAgent, sleep } from './sandbox.mjs';
+
+const HEALTHY_AFTER_S = 3;
 
 function currentAgent(runs, id) {
   const agent = sessionAgent(runs, id);
@@ -18,9 +27,23 @@ async function until(check, ms) {
   }
 }
 
-/** Median and spread over `trials` crashes of one run; every restart counts as healthy, so no backoff. */
+/** The agent's command line: a resume names the conversation with --resume. */
+function resumed(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--resume');
+  } catch {
+    return false;
+  }
+}
+
+/** Median and spread over `trials` crashes of one run, each after a healthy stretch. */
 export async function measureRecovery(sb, trials, agentPids) {
-  const env = { ...sb.env, OVERNIGHT_HEALTHY_AFTER: '0s', OVERNIGHT_MAX_RESTARTS: String(trials + 5) };
+  const env = {
+    ...sb.env,
+    ...streamEnv(3),
+    OVERNIGHT_HEALTHY_AFTER: `${HEALTHY_AFTER_S}s`,
+    OVERNIGHT_MAX_RESTARTS: String(trials + 5),
+  };
   const { id } = JSON.parse(
     overnight({ ...sb, env }, [
       'launch',
@@ -34,7 +57,9 @@ export async function measureRecovery(sb, trials, agentPids) {
   );
   let agent = await until(() => currentAgent(sb.runs, id), 30_000);
   const times = [];
+  let fresh = 0;
   for (let i = 0; i < trials; i++) {
+    await sleep(HEALTHY_AFTER_S * 1000 + 500);
     const before = agent;
     const t0 = process.hrtime.bigint();
     process.kill(before.pid, 'SIGKILL');
@@ -44,6 +69,9 @@ export async function measureRecovery(sb, trials, agentPids) {
     }, 30_000);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     agentPids.push(agent.pid);
+    if (!resumed(agent.pid)) fresh++;
   }
-  return { id, ...stats(times) };
+  const restarts = readFileSync(join(sb.runs, '.overnight', id, 'restart.log'), 'utf8');
+  const modes = restarts.split('\n').filter((l) => l.split('\t')[1] === 'resume').length;
+  return { id, ...stats(times), fresh, resumes: modes };
 }

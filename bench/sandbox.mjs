@@ -19,13 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { AGENT_SCRIPT } from './agent.mjs';
+
 export const CLI = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The agent stand-in: takes the prompt from stdin like claude -p, then idles as one small process. */
-const FAKE_AGENT =
-  '#!/bin/sh\n# overnight bench agent: reads the prompt, then idles\ncat > /dev/null\nexec sleep 3600\n';
 
 /**
  * A short path (tmux's socket lives under TMUX_TMPDIR and socket paths are limited to ~104 bytes),
@@ -39,7 +37,7 @@ export function createSandbox() {
   const tmuxDir = join(dir, 'tmux');
   for (const d of [home, runs, tmuxDir]) mkdirSync(d, { mode: 0o700 });
   const fake = join(dir, 'fake-claude');
-  writeFileSync(fake, FAKE_AGENT, { mode: 0o755 });
+  writeFileSync(fake, AGENT_SCRIPT, { mode: 0o755 });
   const env = {
     ...process.env,
     HOME: home,
@@ -119,10 +117,11 @@ export function isRunning(pid) {
   }
 }
 
-/** Still the fake agent we started (`sleep 3600`), not a recycled pid. */
-function isOurAgent(pid) {
+/** Still the fake agent we started (the script, or `sleep 3600` when idle), not a recycled pid. */
+function isOurAgent(pid, fake) {
   try {
-    return isRunning(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\x003600');
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return isRunning(pid) && (cmd.startsWith('sleep\x003600') || cmd.includes(fake));
   } catch {
     return false;
   }
@@ -138,10 +137,21 @@ async function waitFor(what, ms, check) {
   }
 }
 
-/** Launches one run through the CLI and waits until its agent is running. */
-export async function launchLive(sb, name) {
+/**
+ * Launches one run through the CLI and waits until its agent is running; `env` adds to the
+ * launch's environment (captured for the agent: streamEnv(kb) makes it write its log).
+ */
+export async function launchLive(sb, name, env = {}) {
   const run = JSON.parse(
-    overnight(sb, ['launch', `bench: idle agent ${name}`, '--duration', '2h', '--name', name, '--json']),
+    overnight({ ...sb, env: { ...sb.env, ...env } }, [
+      'launch',
+      `bench: agent ${name}`,
+      '--duration',
+      '2h',
+      '--name',
+      name,
+      '--json',
+    ]),
   );
   run.agentPid = await waitFor(`the agent of ${run.id}`, 10_000, () => agentPid(sb, run.id));
   return run;
@@ -256,7 +266,7 @@ export async function cleanup(sb, agentPids, log) {
     }
   });
   for (const pid of agentPids) {
-    if (pid && isOurAgent(pid)) await step(`kill agent ${pid}`, () => process.kill(pid, 'SIGKILL'));
+    if (pid && isOurAgent(pid, sb.fake)) await step(`kill agent ${pid}`, () => process.kill(pid, 'SIGKILL'));
   }
   await step('removing the sandbox', () => rmSync(sb.dir, { recursive: true, force: true }));
 }

@@ -1,62 +1,127 @@
-// What the harness measures of each run: agents alive together (duplicates), agents alive after
-// the run ended (orphans), the canary finding (lost), and restarts counted as crashes for
-// sessions that did not crash (wasted).
-import { existsSync, readFileSync } from 'node:fs';
+// What the harness reads of each run, from ground truth: the fake agent's own records (calls,
+// ends, findings, synthesis failures in its log directory), /proc (agents alive, and when each was
+// last seen), and the run's files on disk (DONE/FAILED records and their time, REPORT.md, findings,
+// restart.log). The figures are computed from these by night.mjs and summary.mjs.
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { cmdline, procStart } from './world.mjs';
+import { cmdline, procStart, startMs } from './world.mjs';
 
-function jsonLines(path) {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .flatMap((l) => {
+/** Lines of a JSON-lines file appended to by others, read incrementally; torn lines wait. */
+class JsonTail {
+  constructor(path) {
+    this.path = path;
+    this.offset = 0;
+    this.rest = '';
+  }
+
+  /** @returns {any[]} the records appended since the last call */
+  next() {
+    if (!existsSync(this.path)) return [];
+    const fd = openSync(this.path, 'r');
+    const chunks = [];
+    try {
+      const buf = Buffer.alloc(1 << 16);
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, this.offset);
+        if (n <= 0) break;
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+        this.offset += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const text = this.rest + Buffer.concat(chunks).toString('utf8');
+    const lines = text.split('\n');
+    this.rest = lines.pop() ?? '';
+    return lines.flatMap((l) => {
       try {
-        return [JSON.parse(l)];
+        return l.trim() ? [JSON.parse(l)] : [];
       } catch {
         return [];
       }
     });
+  }
 }
 
+const jsonLines = (path) => new JsonTail(path).next();
 const read = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 
-/** The agents a run's fake has started (from its calls log), with their start times. */
+/**
+ * The agents a run's fake has started (from its calls log): when each started, when it was last
+ * seen alive in /proc, and how it ended by its own record.
+ */
 export class RunAgents {
   constructor(logDir) {
     this.logDir = logDir;
-    this.known = new Map(); // pid → start time
+    this.calls = new JsonTail(join(logDir, 'calls.jsonl'));
+    this.ends = new JsonTail(join(logDir, 'ends.jsonl'));
+    /** @type {Map<number, { start: string | null, startedAt: number, synthesis: boolean, gone: number | null, end: { how: string, at: number } | null }>} */
+    this.known = new Map();
   }
 
   refresh() {
-    for (const c of jsonLines(join(this.logDir, 'calls.jsonl'))) {
-      if (!this.known.has(c.pid)) {
-        const start = procStart(c.pid);
-        this.known.set(c.pid, start && cmdline(c.pid).includes('fake-claude') ? start : null);
-      }
+    for (const c of this.calls.next()) {
+      if (this.known.has(c.pid)) continue;
+      const start = procStart(c.pid);
+      this.known.set(c.pid, {
+        start: start && cmdline(c.pid).includes('fake-claude') ? start : null,
+        // The process's own start (exec), else when the fake got going (node's start takes a while).
+        startedAt: Math.min(c.at, startMs(start) ?? Infinity),
+        synthesis: typeof c.stdin === 'string' && c.stdin.includes('Time is up'),
+        gone: null,
+        end: null,
+      });
+    }
+    for (const e of this.ends.next()) {
+      const a = this.known.get(e.pid);
+      if (a) a.end = { how: e.how, at: e.at ?? Date.now() };
     }
   }
 
-  /** Pids of this run's agents alive now. */
+  /** Pids of this run's agents alive now; notes when each one was first seen gone. */
   alive() {
     this.refresh();
-    return [...this.known]
-      .filter(([pid, start]) => start !== null && procStart(pid) === start)
-      .map(([p]) => p);
+    const now = Date.now();
+    const pids = [];
+    for (const [pid, a] of this.known) {
+      if (a.start !== null && procStart(pid) === a.start) pids.push(pid);
+      else a.gone ??= now;
+    }
+    return pids;
+  }
+
+  /**
+   * Each agent's life: its end is its own record's time, else when it was first seen gone
+   * (killed with SIGKILL leaves no record); null while alive.
+   * @returns {import('./night.mjs').AgentLife[]}
+   */
+  lives() {
+    const alive = new Set(this.alive());
+    return [...this.known].map(([pid, a]) => ({
+      pid,
+      startedAt: a.startedAt,
+      endedAt: alive.has(pid) ? null : Math.min(a.end?.at ?? Infinity, a.gone ?? Infinity),
+      how: a.end?.how ?? 'killed',
+      synthesis: a.synthesis,
+    }));
   }
 
   /** Duplicates the fake itself saw: an agent starting while another of its run was alive. */
   selfReported() {
     return jsonLines(join(this.logDir, 'duplicates.jsonl')).map((d) => [d.pid, d.other]);
   }
+
+  /** Synthesis sessions the plan made fail (crash, hang, no report). */
+  synthesisFailures() {
+    return jsonLines(join(this.logDir, 'synthesis.jsonl')).length;
+  }
 }
 
 /** Session starts from output.log's markers: their time (as restart.log has it) and number. */
 function sessionsByTime(outputLog) {
   const byTime = new Map();
-  const text = read(outputLog) ?? '';
-  for (const line of text.split('\n')) {
+  for (const line of (read(outputLog) ?? '').split('\n')) {
     if (!line.includes('"overnight_session"')) continue;
     try {
       const m = JSON.parse(line);
@@ -71,21 +136,10 @@ function sessionsByTime(outputLog) {
 /** Endings of a session that are no crash: a crash restart after one of these is wasted. */
 const NOT_CRASHES = new Set(['clean', 'limit', 'auth']);
 
-/**
- * A finished run judged: its end, its canary, and how many crash restarts followed a session
- * that did not crash (ended cleanly, on a limit or a refused login, or never started an agent).
- */
-export function judgeRun(world, run, killed) {
-  const ws = join(world.runs, run.id);
-  const state = join(world.runs, '.overnight', run.id);
-  const done = read(join(state, 'DONE'));
-  const failed = read(join(state, 'FAILED'));
-  const report = existsSync(join(ws, 'REPORT.md'));
-  const canary = read(join(ws, 'findings', run.canary.file));
-  const ends = new Map(jsonLines(join(run.logDir, 'ends.jsonl')).map((e) => [e.pid, e.how]));
+/** Crash restarts that followed a session that did not crash (ended cleanly, on a limit, …). */
+function wastedRestarts(state, ends, killed) {
   const starts = sessionsByTime(join(state, 'output.log'));
-  let wasted = 0;
-  const wastedWhy = [];
+  const why = [];
   for (const line of (read(join(state, 'restart.log')) ?? '').split('\n')) {
     const [at, mode] = line.split('\t');
     if (mode !== 'resume') continue;
@@ -94,18 +148,55 @@ export function judgeRun(world, run, killed) {
     const pidText = read(join(state, `agent-${n - 1}.pid`));
     const pid = pidText ? Number(pidText.split(' ')[0]) : null;
     const how = pid === null ? 'never started' : killed.has(pid) ? 'killed' : (ends.get(pid) ?? 'killed');
-    if (pid === null || NOT_CRASHES.has(how)) {
-      wasted++;
-      wastedWhy.push(`session ${n - 1} ended ${how}, yet session ${n} was a crash restart`);
-    }
+    if (pid === null || NOT_CRASHES.has(how))
+      why.push(`session ${n - 1} ended ${how}, yet session ${n} was a crash restart`);
   }
+  return why;
+}
+
+/** Findings the fake wrote (the last text of each file) and how many read back the same. */
+function findingsOf(run, ws) {
+  const last = new Map();
+  for (const f of jsonLines(join(run.logDir, 'findings.jsonl'))) last.set(f.file, f.text);
+  let intact = 0;
+  for (const [file, text] of last) if (read(join(ws, 'findings', file)) === text) intact++;
+  return { written: last.size, intact };
+}
+
+/**
+ * A finished run judged from its files and its agents' lives. `gaveUpAt`: when the harness
+ * stopped a run that did not end in time (its DONE then is the harness's, not the night's).
+ * @param {number | null} [gaveUpAt]
+ * @returns {{ night: import('./night.mjs').Night, reason: string, wastedWhy: string[] }}
+ */
+export function judgeRun(world, run, monkey, gaveUpAt = null) {
+  const killed = monkey.killed;
+  const ws = join(world.runs, run.id);
+  const state = join(world.runs, '.overnight', run.id);
+  const sentinel = existsSync(join(state, 'DONE'))
+    ? 'DONE'
+    : existsSync(join(state, 'FAILED'))
+      ? 'FAILED'
+      : null;
+  const finishedAt = sentinel && !gaveUpAt ? statSync(join(state, sentinel)).mtimeMs : null;
+  const ends = new Map(jsonLines(join(run.logDir, 'ends.jsonl')).map((e) => [e.pid, e.how]));
+  const wastedWhy = wastedRestarts(state, ends, killed);
   return {
-    id: run.id,
-    sentinel: done !== null ? 'DONE' : failed !== null ? 'FAILED' : null,
-    reason: (done ?? failed ?? '').trim(),
-    doneWithReport: done !== null && report,
-    lost: canary !== run.canary.text,
-    wasted,
+    night: {
+      id: run.id,
+      launchAt: run.launchAt,
+      endsAt: run.endsAt,
+      finishedAt,
+      gaveUpAt,
+      sentinel,
+      report: existsSync(join(ws, 'REPORT.md')),
+      agents: run.agents.lives(),
+      excused: [...run.pauses, ...monkey.fullDisks],
+      findings: findingsOf(run, ws),
+      canaryIntact: read(join(ws, 'findings', run.canary.file)) === run.canary.text,
+      wasted: wastedWhy.length,
+    },
+    reason: sentinel ? (read(join(state, sentinel)) ?? '').trim() : 'unfinished',
     wastedWhy,
   };
 }

@@ -1,25 +1,12 @@
 // The chaos: kill -9 of agents, wrappers, the tmux server and reconcile passes mid-pass; stop,
 // pause and resume; a full disk for a while. Every kill of an agent is written down: the judge
 // counts a restart after it as a real crash.
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { cmdline, killQuietly, overnight, procStart, tmux, worldProcesses } from './world.mjs';
+import { cmdline, killQuietly, overnight, tmux, worldProcesses } from './world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function currentAgent(world, id) {
-  try {
-    const state = join(world.runs, '.overnight', id);
-    const { n } = JSON.parse(readFileSync(join(state, 'session.json'), 'utf8'));
-    const [pid, start] = readFileSync(join(state, `agent-${n}.pid`), 'utf8')
-      .trim()
-      .split(' ');
-    return procStart(Number(pid)) === start ? Number(pid) : null;
-  } catch {
-    return null;
-  }
-}
 
 export class Monkey {
   constructor(world, rnd, log) {
@@ -27,7 +14,19 @@ export class Monkey {
     this.rnd = rnd;
     this.log = log;
     this.killed = new Set();
-    this.counts = { agents: 0, wrappers: 0, tmuxServer: 0, passes: 0, pauses: 0, diskFull: 0 };
+    /** @type {import('./summary.mjs').Faults} */
+    this.counts = {
+      agents: 0,
+      wrappers: 0,
+      tmux: 0,
+      passes: 0,
+      stops: 0,
+      pauses: 0,
+      fullDisks: 0,
+      synthesisFailures: 0,
+    };
+    /** @type {Array<[number, number]>} when the disk was full */
+    this.fullDisks = [];
     this.stopped = false;
     this.pending = new Set();
   }
@@ -36,16 +35,24 @@ export class Monkey {
     return list.length ? list[Math.floor(this.rnd() * list.length)] : undefined;
   }
 
-  /** One tick: at most one thing goes wrong. `live` are the runs still in their night. */
+  /**
+   * One tick: at most one thing goes wrong, besides each run's own agent kill when its time comes.
+   * `live` are the runs in their night and not too close to its end: past that, nothing kills an
+   * agent, so only the supervisor's interrupt at the end time can start the synthesis.
+   */
   tick(live) {
+    const now = Date.now();
+    for (const run of live) {
+      if (run.killAt !== null && now >= run.killAt && this.killAgent(run)) run.killAt = null;
+    }
     const r = this.rnd();
     const run = this.pick(live);
     if (!run) return;
-    if (r < 0.04) this.killAgent(run.id);
+    if (r < 0.04) this.killAgent(run);
     else if (r < 0.06) this.killWrapper(run.id);
-    else if (r < 0.067) this.track(this.pauseAWhile(run.id));
-    else if (r < 0.07) this.killPass();
-    else if (r < 0.0715) this.killTmuxServer();
+    else if (r < 0.067) this.track(this.pauseAWhile(run));
+    else if (r < 0.08) this.killPass();
+    else if (r < 0.0815) this.killTmuxServer();
   }
 
   track(promise) {
@@ -53,12 +60,15 @@ export class Monkey {
     promise.finally(() => this.pending.delete(promise));
   }
 
-  killAgent(id) {
-    const pid = currentAgent(this.world, id);
+  /** Kills an agent of the run that the judge knows (it has logged its start): never a blind kill. */
+  killAgent(run) {
+    const pid = this.pick(run.agents.alive());
     if (pid && killQuietly(pid)) {
       this.killed.add(pid);
       this.counts.agents++;
+      return true;
     }
+    return false;
   }
 
   killWrapper(id) {
@@ -70,7 +80,7 @@ export class Monkey {
 
   killTmuxServer() {
     const pid = Number(tmux(this.world, ['display-message', '-p', '#{pid}']).trim());
-    if (pid && killQuietly(pid)) this.counts.tmuxServer++;
+    if (pid && killQuietly(pid)) this.counts.tmux++;
   }
 
   killPass() {
@@ -79,23 +89,30 @@ export class Monkey {
     if (pass && killQuietly(pass.pid)) this.counts.passes++;
   }
 
-  async pauseAWhile(id) {
-    const paused = await overnight(this.world, ['pause', id]);
+  /** Pauses a run for a while; the run's `pauses` get [from, to] (no agent is owed meanwhile). */
+  async pauseAWhile(run) {
+    const from = Date.now();
+    const paused = await overnight(this.world, ['pause', run.id]);
     if (paused.code !== 0) return;
     this.counts.pauses++;
     await sleep(500 + this.rnd() * 2500);
     // A person whose resume fails tries again.
-    for (let tries = 1; tries <= 30; tries++) {
-      const resumed = await overnight(this.world, ['resume', id]);
-      if (resumed.code === 0) return;
-      this.log(`resume ${id} failed: ${resumed.stderr.trim()}`);
-      await sleep(1000);
+    try {
+      for (let tries = 1; tries <= 30; tries++) {
+        const resumed = await overnight(this.world, ['resume', run.id]);
+        if (resumed.code === 0) return;
+        this.log(`resume ${run.id} failed: ${resumed.stderr.trim()}`);
+        await sleep(1000);
+      }
+    } finally {
+      run.pauses.push([from, Date.now()]);
     }
   }
 
   /** Fills the runs root's tmpfs, holds it full for `ms`, then frees it. */
   async fillDisk(ms) {
     if (!this.world.tmpfs) return;
+    const from = Date.now();
     const filler = join(this.world.runs, '.chaos-filler');
     const fd = openSync(filler, 'w');
     const block = Buffer.alloc(1024 * 1024);
@@ -110,8 +127,9 @@ export class Monkey {
     } finally {
       closeSync(fd);
     }
-    this.counts.diskFull++;
+    this.counts.fullDisks++;
     await sleep(ms);
     rmSync(filler, { force: true });
+    this.fullDisks.push([from, Date.now()]);
   }
 }

@@ -1,58 +1,41 @@
 // `npm run chaos`: many compressed nights at once, with a fake agent following random plans
 // (crash, hang, usage limit, exit 0 without a result, out of memory, one refused login, bursts of
-// large output), while the harness kill -9s agents, wrappers, the tmux server and reconcile passes
-// mid-pass, runs stop, pause and resume, and fills the disk for a while (the runs root is a tmpfs
-// when running as root). Each run gets a canary finding at launch.
+// large output, synthesis sessions that crash, hang or end without a report), while the harness
+// kill -9s agents (each run's at least once), wrappers, the tmux server and reconcile passes
+// mid-pass, stops runs (concurrently), pauses and resumes them, and fills the disk for a while (the
+// runs root is a tmpfs when running as root). Each run gets a canary finding at launch.
 //
-//   node chaos/run.mjs [--runs 200] [--concurrency 24] [--night 20] [--seed 1] [--json] [--keep]
+//   node chaos/run.mjs [--runs 200] [--concurrency 24] [--night 40] [--seed 1] [--json] [--keep]
+//     [--disk-every 40] [--stop-share 0.15] [--child-share 0.15]
 //
-// --json prints one object: {"runNights","doneWithReport","duplicates","orphans","lost",
-// "wastedRestarts"}. Runs the harness stops on purpose end without a report by design: they are
-// checked for orphans and canaries but are not run-nights. Progress and details go to stderr.
+// The night is measured from ground truth (judge.mjs): the fake agent's own records, /proc, the
+// files on disk. --json prints one object (see summary.mjs): runNights, doneWithReport,
+// duplicates, orphans, lost, wastedRestarts, resume, worked, late, findings, orphanKinds, faults,
+// and missed (the goals not met). The figures against their goals go to stderr; the exit status
+// is 1 when a goal is missed. Runs the harness stops on purpose end without a report by design:
+// they are checked for orphans, canaries and findings but are not run-nights.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { judgeRun, RunAgents } from './judge.mjs';
 import { Monkey } from './monkey.mjs';
+import { options } from './options.mjs';
+import { leftovers, runProcesses, scanWorld } from './orphans.mjs';
 import { planFor, random } from './plans.mjs';
-import { createWorld, destroyWorld, overnight } from './world.mjs';
+import { explain, report } from './report.mjs';
+import { createWorld, destroyWorld, overnight, SYNTHESIS_BUDGET_S } from './world.mjs';
 
-const { values: opts } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '200' },
-    concurrency: { type: 'string', default: '24' },
-    night: { type: 'string', default: '20' },
-    seed: { type: 'string', default: '1' },
-    'disk-every': { type: 'string', default: '40' },
-    'stop-share': { type: 'string', default: '0.04' },
-    json: { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-  },
-});
-const number = (name, min) => {
-  const n = Number(opts[name]);
-  if (!Number.isFinite(n) || n < min) {
-    process.stderr.write(`chaos: --${name} must be a number ≥ ${min}, not ${JSON.stringify(opts[name])}\n`);
-    process.exit(2);
-  }
-  return n;
-};
-const RUNS = number('runs', 1);
-const CONCURRENCY = number('concurrency', 1);
-const NIGHT = number('night', 5);
-const SEED = number('seed', 0);
-const DISK_EVERY = number('disk-every', 0);
-const STOP_SHARE = number('stop-share', 0);
-/** How long after its end time a run may take to end before it counts as never finished. */
-const LATE_S = 150;
+const opts = options;
+const { runs: RUNS, concurrency: CONCURRENCY, night: NIGHT, seed: SEED } = options;
+const { diskEvery: DISK_EVERY, stopShare: STOP_SHARE, childShare: CHILD_SHARE } = options;
+/** How long after its end time a run may take to end before the harness stops it (past the goal). */
+const LATE_S = SYNTHESIS_BUDGET_S + 90;
 
 const started = Date.now();
 const log = (line) =>
   process.stderr.write(`chaos ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s: ${line}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const readText = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 
 const world = createWorld({ tmpfsMb: 768 });
 const rnd = random(SEED);
@@ -60,16 +43,20 @@ const monkey = new Monkey(world, rnd, log);
 const active = new Map();
 const judged = [];
 const duplicatePairs = new Set();
-let orphans = 0;
+/** @type {import('./summary.mjs').Orphan[]} */
+const orphans = [];
+const stops = new Set();
 /** What the scheduled passes said, for the story of a run that went wrong. */
 const schedulerLog = [];
 let launched = 0;
 let running = true;
 
-process.on('SIGINT', () => {
-  log('interrupted: cleaning up');
-  destroyWorld(world).finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: cleaning up`);
+    destroyWorld(world).finally(() => process.exit(130));
+  });
+}
 
 try {
   log(
@@ -79,10 +66,25 @@ try {
   const loops = [schedule(), chaos(), diskFull(), watch()];
   await main();
   running = false;
-  await Promise.all([...loops, ...monkey.pending]);
-  // Nothing of any run may outlive it.
-  for (const run of [...active.values(), ...judged.map((j) => j.run)]) orphans += run.agents.alive().length;
-  report();
+  await Promise.all([...loops, ...monkey.pending, ...stops]);
+  // Nothing of any run may outlive it: what is left once the last passes had time to end.
+  await sleep(3000);
+  for (const p of leftovers(scanWorld(world))) {
+    log(`ORPHAN at the end: ${p.kind} ${p.pid}`);
+    orphans.push({ ...p, when: 'after the end' });
+  }
+  if (opts.keep) writeFileSync(join(world.logs, 'scheduler.log'), schedulerLog.join('\n') + '\n');
+  const ok = report({
+    judged,
+    orphans,
+    duplicates: duplicatePairs.size,
+    monkey,
+    started,
+    log,
+    json: opts.json,
+    canFillDisk: world.tmpfs && DISK_EVERY > 0,
+  });
+  if (!ok) process.exitCode = 1;
 } catch (err) {
   log(`failed: ${err.stack ?? err.message}`);
   process.exitCode = 1;
@@ -106,7 +108,11 @@ async function launch() {
   const logDir = join(world.logs, name);
   mkdirSync(logDir, { recursive: true });
   const behaviour = join(logDir, 'behaviour.json');
-  writeFileSync(behaviour, JSON.stringify(planFor(rnd)));
+  // Each run's plan, stop and kill from a generator of its own: the same whatever the timing.
+  const own = random(SEED * 100_003 + i);
+  writeFileSync(behaviour, JSON.stringify(planFor(own, { childShare: CHILD_SHARE })));
+  const stopIn = own() < STOP_SHARE ? own() * NIGHT * 1000 : null;
+  const killIn = (0.15 + own() * 0.5) * NIGHT * 1000;
   const env = { FAKE_CLAUDE_BEHAVIOUR: behaviour, FAKE_CLAUDE_LOG: logDir };
   for (let attempt = 1; ; attempt++) {
     const r = await overnight(
@@ -118,14 +124,20 @@ async function launch() {
       const { id, endsAt } = JSON.parse(r.stdout);
       const canary = { file: 'canary.md', text: `canary ${randomBytes(8).toString('hex')}\n` };
       await writeCanary(id, canary);
-      const stopAt = rnd() < STOP_SHARE ? Date.now() + rnd() * NIGHT * 1000 : null;
+      const launchAt = new Date(endsAt).getTime() - NIGHT * 1000;
+      const stopAt = stopIn === null ? null : launchAt + stopIn;
       active.set(id, {
         id,
         logDir,
         canary,
+        launchAt,
         endsAt: new Date(endsAt).getTime(),
+        // Every night loses its agent at least once, somewhere in its first two thirds.
+        killAt: launchAt + killIn,
         stopAt,
         stopped: false,
+        stopping: null,
+        pauses: [],
         agents: new RunAgents(logDir),
       });
       return;
@@ -148,43 +160,57 @@ async function writeCanary(id, canary) {
   }
 }
 
-async function check(run) {
-  if (run.stopAt && !run.stopped && Date.now() >= run.stopAt) {
-    run.stopped = true;
+/** Stops a run as a person would, alongside other stops; then nothing of it may be alive. */
+function stop(run) {
+  run.stopped = true;
+  const p = (async () => {
     const r = await overnight(world, ['stop', run.id]);
+    monkey.counts.stops++;
     if (r.code !== 0) log(`stop ${run.id}: exit ${r.code}: ${r.stderr.trim()}`);
-    // When stop returns, no agent of the run is alive.
-    const left = run.agents.alive();
-    if (left.length > 0) log(`ORPHAN after stop ${run.id}: agents ${left.join(', ')}`);
-    orphans += left.length;
-  }
+    for (const o of runProcesses(world, run, scanWorld(world))) {
+      log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}`);
+      orphans.push({ ...o, when: 'after stop' });
+    }
+  })();
+  run.stopping = p;
+  stops.add(p);
+  p.finally(() => {
+    stops.delete(p);
+    run.stopping = null;
+  });
+}
+
+async function check(run) {
+  if (run.stopAt && !run.stopped && Date.now() >= run.stopAt) stop(run);
+  if (run.stopping) return;
   const ws = join(world.runs, run.id);
-  const ended = existsSync(join(ws, 'DONE')) || existsSync(join(ws, 'FAILED'));
+  const records = join(world.runs, '.overnight', run.id);
+  const ended = existsSync(join(records, 'DONE')) || existsSync(join(records, 'FAILED'));
   const settled = ended && !existsSync(join(world.runs, '.live', run.id));
   const late = Date.now() > run.endsAt + LATE_S * 1000;
   if (!settled && !late) return;
+  const gaveUpAt = settled ? null : Date.now();
   if (!settled) {
     log(`${run.id}: not finished ${LATE_S}s after its end time; stopping it`);
     await overnight(world, ['stop', run.id]);
   }
-  const result = judgeRun(world, run, monkey.killed);
-  const left = run.agents.alive();
-  if (left.length > 0) log(`ORPHAN after the end of ${run.id}: agents ${left.join(', ')}`);
-  orphans += left.length;
-  if (result.lost) log(`LOST canary of ${run.id}`);
-  for (const why of result.wastedWhy) log(`wasted restart in ${run.id}: ${why}`);
-  if (!run.stopped && !result.doneWithReport) {
-    log(`${run.id}: ${result.sentinel ?? 'unfinished'} without a report: ${result.reason}`);
-    for (const file of ['restart.log', 'events.jsonl'])
-      log(
-        `  ${file}:\n${(readText(join(world.runs, '.overnight', run.id, file)) ?? '').trimEnd().split('\n').slice(-12).join('\n')}`,
-      );
-    const passes = [...schedulerLog, ...(readText(join(world.runs, 'reconcile.log')) ?? '').split('\n')]
-      .flatMap((entry) => entry.split('\n'))
-      .filter((l) => l.includes(run.id) || /^\d{4}-.*exit [1-9]/.test(l));
-    log(`  passes about it:\n${passes.slice(-25).join('\n')}`);
+  const { night, reason, wastedWhy } = judgeRun(world, run, monkey, gaveUpAt);
+  monkey.counts.synthesisFailures += run.agents.synthesisFailures();
+  for (const o of runProcesses(world, run, scanWorld(world))) {
+    log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}`);
+    orphans.push({ ...o, when: 'after the end' });
   }
-  judged.push({ run, result, finished: settled });
+  if (!night.canaryIntact) log(`LOST canary of ${run.id}`);
+  if (night.findings.intact < night.findings.written)
+    log(`LOST findings of ${run.id}: ${night.findings.intact} of ${night.findings.written} intact`);
+  for (const why of wastedWhy) log(`wasted restart in ${run.id}: ${why}`);
+  if (!run.stopped && !(night.sentinel === 'DONE' && night.report)) {
+    log(`${run.id}: ${night.sentinel ?? 'unfinished'} without a report: ${reason}`);
+    explain(world, run.id, schedulerLog, log);
+  }
+  judged.push({ run, night });
+  // What was judged, beside the fake's own records, for a look at a night gone wrong (--keep).
+  if (opts.keep) writeFileSync(join(run.logDir, 'night.json'), JSON.stringify(night, null, 1));
   active.delete(run.id);
   // Its files go (the tmpfs is small); what was judged stays.
   if (!opts.keep) rmSync(ws, { recursive: true, force: true });
@@ -205,7 +231,7 @@ async function schedule() {
 
 async function chaos() {
   while (running) {
-    const inNight = [...active.values()].filter((r) => !r.stopped && Date.now() < r.endsAt + 5000);
+    const inNight = [...active.values()].filter((r) => !r.stopped && Date.now() < r.endsAt - 3000);
     monkey.tick(inNight);
     await sleep(250);
   }
@@ -234,30 +260,4 @@ async function watch() {
     }
     await sleep(150);
   }
-}
-
-function report() {
-  const nights = judged.filter((j) => !j.run.stopped);
-  const summary = {
-    runNights: nights.length,
-    doneWithReport: nights.filter((j) => j.result.doneWithReport).length,
-    duplicates: duplicatePairs.size,
-    orphans,
-    lost: judged.filter((j) => j.result.lost).length,
-    wastedRestarts: judged.reduce((n, j) => n + j.result.wasted, 0),
-  };
-  const share = summary.runNights ? ((100 * summary.doneWithReport) / summary.runNights).toFixed(1) : '0';
-  const c = monkey.counts;
-  log(
-    `${summary.runNights} run-nights (+${judged.length - nights.length} stopped on purpose), ${share} % DONE with REPORT.md; ` +
-      `chaos: ${c.agents} agents, ${c.wrappers} wrappers, ${c.tmuxServer} tmux servers and ${c.passes} passes killed, ` +
-      `${c.pauses} pauses, ${c.diskFull} full disks; ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  if (opts.json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else
-    process.stdout.write(
-      `${Object.entries(summary)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n')}\n`,
-    );
 }

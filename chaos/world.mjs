@@ -8,16 +8,19 @@ import { fileURLToPath } from 'node:url';
 export const CLI = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
 export const FAKE = fileURLToPath(new URL('../test/fixtures/fake-claude.mjs', import.meta.url));
 
+/** The synthesis budget of a chaos night, in seconds: the late report's goal is this plus 60 s. */
+export const SYNTHESIS_BUDGET_S = 60;
+
 /** Thresholds of a night compressed to seconds. */
 const COMPRESSED = {
   OVERNIGHT_STALE_AFTER: '3s',
   OVERNIGHT_HANG_GRACE: '2s',
   OVERNIGHT_BACKOFF: '1s',
-  OVERNIGHT_BACKOFF_MAX: '4s',
+  OVERNIGHT_BACKOFF_MAX: '2s',
   OVERNIGHT_HEALTHY_AFTER: '5s',
   OVERNIGHT_MIN_UPTIME: '1s',
   OVERNIGHT_LIMIT_MARGIN: '1s',
-  OVERNIGHT_SYNTHESIS_BUDGET: '60s',
+  OVERNIGHT_SYNTHESIS_BUDGET: `${SYNTHESIS_BUDGET_S}s`,
   OVERNIGHT_STOP_GRACE: '1s',
   OVERNIGHT_MAX_RESTARTS: '40',
 };
@@ -93,6 +96,20 @@ export function procStart(pid) {
   } catch {
     return null;
   }
+}
+
+/** When the machine booted, to 10 ms (btime in /proc/stat has whole seconds only). */
+const BOOT_MS = (() => {
+  try {
+    return Date.now() - Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
+  } catch {
+    return null;
+  }
+})();
+
+/** When a process started (ms since the epoch) from procStart's clock ticks (100 a second). */
+export function startMs(ticks) {
+  return BOOT_MS === null || ticks === null ? null : BOOT_MS + Number(ticks) * 10;
 }
 
 export function cmdline(pid) {

@@ -1,0 +1,98 @@
+// What one night was, measured from ground truth: when each agent of the run lived (the fake's
+// own records and /proc), when the run was paused, when it ended (its DONE/FAILED record on disk).
+// Pure: no I/O, no clock; times are milliseconds since the epoch.
+
+/**
+ * @typedef {object} AgentLife
+ * @property {number} pid
+ * @property {number} startedAt
+ * @property {number | null} endedAt   null: still alive when judged
+ * @property {string} how     the fake's own word ('clean', 'crash', 'oom', …) or 'killed' (no record)
+ * @property {boolean} synthesis   given the synthesis prompt
+ *
+ * @typedef {object} Night
+ * @property {string} id
+ * @property {number} launchAt
+ * @property {number} endsAt
+ * @property {number | null} finishedAt   when DONE or FAILED was recorded; null: never
+ * @property {number | null} [gaveUpAt]   when the harness stopped it for not ending (then finishedAt is null)
+ * @property {'DONE' | 'FAILED' | null} sentinel
+ * @property {boolean} report   REPORT.md at the end
+ * @property {AgentLife[]} agents
+ * @property {Array<[number, number]>} excused   from, to: paused, or the disk full (no agent owed)
+ * @property {{ written: number, intact: number }} findings
+ * @property {boolean} canaryIntact
+ * @property {number} [wasted]   crash restarts after a session that did not crash
+ *
+ * @typedef {object} NightFigures
+ * @property {number[]} resumeGaps   seconds from each death in the night to the next agent's start
+ * @property {number} never   deaths well before the end time not resumed before it
+ * @property {number | null} worked   fraction of the night with an agent alive (waits excluded)
+ * @property {number} late   seconds from the end time to DONE/FAILED (or to `now`: never ended)
+ */
+
+/** Endings that are a death to recover from; the others continue, wait or end by design. */
+export const DEATHS = new Set(['crash', 'oom', 'killed', 'error', 'terminated']);
+/** A death this long (ms) before the end time must be resumed before it. */
+export const NEVER_MARGIN_MS = 10_000;
+
+/** Total length of the union of intervals, each clipped to [from, to]. */
+export function covered(intervals, from, to) {
+  const clipped = intervals
+    .map(([a, b]) => [Math.max(a, from), Math.min(b, to)])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of clipped) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+}
+
+/**
+ * The figures of one night. `now` stands in for the end of an agent still alive.
+ * @param {Night} night
+ * @param {number} now
+ * @returns {NightFigures}
+ */
+export function measureNight(night, now) {
+  const agents = [...night.agents].sort((a, b) => a.startedAt - b.startedAt);
+  const ended = night.finishedAt ?? night.gaveUpAt ?? now;
+  const resumeGaps = [];
+  let never = 0;
+  /** Time no agent is owed: a usage limit waited out, a pause, a full disk. */
+  const waits = [...night.excused];
+  for (const [i, a] of agents.entries()) {
+    const endedAt = a.endedAt;
+    if (endedAt === null) continue;
+    const next = agents.slice(i + 1).find((b) => b.startedAt >= endedAt) ?? null;
+    const gapEnd = next ? next.startedAt : ended;
+    if (a.how === 'limit') waits.push([endedAt, gapEnd]);
+    if (!DEATHS.has(a.how) || a.synthesis || endedAt >= night.endsAt) continue;
+    // A death in a pause is not resumed until the pause ends, by design; nor while the disk is
+    // full: that time is not held against the resume (the rest of the gap is).
+    resumeGaps.push((gapEnd - endedAt - covered(night.excused, endedAt, gapEnd)) / 1000);
+    if (endedAt <= night.endsAt - NEVER_MARGIN_MS && (!next || next.startedAt >= night.endsAt)) never++;
+  }
+  const alive = agents.map((a) => [a.startedAt, a.endedAt ?? now]);
+  const window = night.endsAt - night.launchAt;
+  const excused = covered(waits, night.launchAt, night.endsAt);
+  const aliveOrExcused = covered([...alive, ...waits], night.launchAt, night.endsAt);
+  const owed = window - excused;
+  return {
+    resumeGaps,
+    never,
+    worked: owed > 0 ? (aliveOrExcused - excused) / owed : null,
+    late: (ended - night.endsAt) / 1000,
+  };
+}
+
+/** Nearest-rank quantile of a list of numbers; null for none. */
+export function quantile(xs, q) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}

@@ -1,0 +1,38 @@
+// The harness's command line: numbers checked, with the defaults of a full run.
+import { parseArgs } from 'node:util';
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '24' },
+    night: { type: 'string', default: '40' },
+    seed: { type: 'string', default: '1' },
+    'disk-every': { type: 'string', default: '40' },
+    'stop-share': { type: 'string', default: '0.15' },
+    'child-share': { type: 'string', default: '0.15' },
+    json: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+/** @param {string} name @param {number} min */
+const number = (name, min) => {
+  const n = Number(opts[name]);
+  if (!Number.isFinite(n) || n < min) {
+    process.stderr.write(`chaos: --${name} must be a number ≥ ${min}, not ${JSON.stringify(opts[name])}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+
+export const options = {
+  runs: number('runs', 1),
+  concurrency: number('concurrency', 1),
+  night: number('night', 5),
+  seed: number('seed', 0),
+  diskEvery: number('disk-every', 0),
+  stopShare: number('stop-share', 0),
+  childShare: number('child-share', 0),
+  json: Boolean(opts.json),
+  keep: Boolean(opts.keep),
+};

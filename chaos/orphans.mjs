@@ -1,0 +1,87 @@
+// Processes of a run that should be gone, found in /proc by what they are: its agents and their
+// children (the fake's log directory in their environment), its wrappers (agent.sh with the run's
+// records on the command line), its wake timer (the pid and start time its record names).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { procStart } from './world.mjs';
+
+/**
+ * @typedef {{ pid: number, cmd: string, env: string[] }} Proc
+ * @typedef {import('./summary.mjs').Orphan['kind']} Kind
+ */
+
+/** Every live process of the world (its runs root in the environment), with cmdline and environment. */
+export function scanWorld(world) {
+  const marker = `OVERNIGHT_HOME=${world.runs}`;
+  /** @type {Proc[]} */
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      if (!env.includes(marker) || !procStart(Number(name))) continue;
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
+      found.push({ pid: Number(name), cmd, env });
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** The wake timer the run's record names, if that process still lives. */
+function wakeTimerPid(world, id) {
+  try {
+    const [, pid, start] = readFileSync(join(world.runs, '.overnight', id, 'wake-at'), 'utf8')
+      .trim()
+      .split(' ');
+    return pid && start && procStart(Number(pid)) === start ? Number(pid) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What of a run is alive, by kind. `procs` from scanWorld.
+ * @param {Proc[]} procs
+ * @returns {Array<{ pid: number, kind: Kind }>}
+ */
+export function runProcesses(world, run, procs) {
+  const logMarker = `FAKE_CLAUDE_LOG=${run.logDir}`;
+  const records = `/.overnight/${run.id}`;
+  const timer = wakeTimerPid(world, run.id);
+  /** @type {Array<{ pid: number, kind: Kind }>} */
+  const out = [];
+  for (const p of procs) {
+    if (p.pid === timer) out.push({ pid: p.pid, kind: 'timer' });
+    else if (p.cmd.includes('agent.sh') && p.cmd.includes(records)) out.push({ pid: p.pid, kind: 'wrapper' });
+    else if (p.env.includes(logMarker) && !/overnight\.js reconcile\b/.test(p.cmd))
+      out.push({ pid: p.pid, kind: p.cmd.includes('fake-claude') ? 'agent' : 'child' });
+  }
+  return out;
+}
+
+/**
+ * What is left of the world once every run is over and passes had time to end: agents, wrappers,
+ * their children and wake timers (a `sleep` before a pass). Passes still running and tmux's server
+ * are not counted (the fake's child is `sleep 600`; a timer's sleep is shorter).
+ * @param {Proc[]} procs
+ * @returns {Array<{ pid: number, kind: Kind }>}
+ */
+export function leftovers(procs) {
+  return procs
+    .filter((p) => !/overnight\.js reconcile\b/.test(p.cmd) && !/^tmux /.test(p.cmd))
+    .map((p) => ({
+      pid: p.pid,
+      kind: p.cmd.includes('fake-claude')
+        ? 'agent'
+        : p.cmd.includes('agent.sh')
+          ? 'wrapper'
+          : /reconcile --retry-lock/.test(p.cmd) || (/^sleep /.test(p.cmd) && p.cmd !== 'sleep 600 ')
+            ? 'timer'
+            : p.env.some((e) => e.startsWith('FAKE_CLAUDE_LOG='))
+              ? 'child'
+              : 'other',
+    }));
+}

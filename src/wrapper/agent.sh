@@ -1,5 +1,6 @@
 #!/bin/sh
-# overnight's agent wrapper. It lives all night in the run's tmux session, so it is sh, not node.
+# overnight's agent wrapper. It lives all night in the run's session (tmux, or detached in a
+# process group of its own), so it is sh, not node.
 # It records the agent's pid and start time, feeds the prompt file on stdin, records the exit
 # status, then asks for a reconcile pass so that a crash is handled in seconds.
 # usage: agent.sh RECORDS SESSION NODE CLI -- AGENT [ARG...]

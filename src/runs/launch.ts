@@ -12,7 +12,7 @@ import { widerGrants } from '../core/agent/grants.js';
 import { parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { chooseBackend, type BackendName } from '../core/run/backend.js';
+import { backendProblem, chooseBackend, type BackendName } from '../core/run/backend.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
@@ -60,6 +60,8 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
     throw new UsageError('give --duration or --until, not both');
   if (!req.repo && (req.base !== undefined || req.branch !== undefined))
     throw new UsageError('--base and --branch are for a run on a repository: add --repo <path>');
+  const unusable = req.backend === undefined ? null : backendProblem(req.backend);
+  if (unusable) throw new UsageError(`--backend ${req.backend}: ${unusable}`);
   const { settings, problems, chosen } = await loadSettings(
     {
       duration: req.duration,

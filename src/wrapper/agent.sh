@@ -101,7 +101,10 @@ set -m
   trap '' INT HUP
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
   printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
-  printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
+  # Only a person attached to tmux can press keys here (detached, these lines go to wrapper.log).
+  if [ -n "${TMUX:-}" ]; then
+    printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
+  fi
   wait "$pid"
   status=$?
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"

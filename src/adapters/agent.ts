@@ -6,7 +6,6 @@ import { parseAgentEnv, renderAgentEnv, runEnvironment } from '../core/run/agent
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { backendOf, type Backend, type SessionRef } from './backend/index.js';
-import { interruptLocal } from './backend/local.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
 import { DEFAULT_STOP_GRACE, isAlive, type StopGrace } from './processes.js';
@@ -153,19 +152,17 @@ export async function wrapperRunning(w: WrapperRef): Promise<boolean> {
  * A wrapper that is gone (its tmux server killed, say) writes nothing: then it does not wait.
  */
 export async function stopAgent(
-  paths: RunPaths,
+  wrapper: WrapperRef,
   session: SessionRecord | null,
   grace: StopGrace = DEFAULT_STOP_GRACE,
-  wrapper?: WrapperRef,
 ): Promise<string> {
+  const paths = wrapper.ref.paths;
   if (!session || !readAgent(paths, session)) return 'gone';
-  const how = wrapper
-    ? await wrapper.backend.interrupt(wrapper.ref, session, grace)
-    : await interruptLocal({ id: '', paths }, session, grace);
+  const how = await wrapper.backend.interrupt(wrapper.ref, session, grace);
   if (how === 'gone') return how;
   const deadline = Date.now() + EXIT_RECORD_WAIT_MS;
   for (let polls = 0; readText(paths.exitFile(session.n)) === null && Date.now() < deadline; polls++) {
-    if (wrapper && polls % 10 === 0 && !(await wrapperRunning(wrapper))) break;
+    if (polls % 10 === 0 && !(await wrapperRunning(wrapper))) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return how;

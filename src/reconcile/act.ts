@@ -53,7 +53,7 @@ export async function act(
     case 'cleanup':
     case 'finish': {
       if (action.kind === 'cleanup' || action.stopAgent)
-        await stopAgent(paths, session, grace, wrapperOf(spec, paths));
+        await stopAgent(wrapperOf(spec, paths), session, grace);
       await removeSession(wrapperOf(spec, paths));
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason);
       record();
@@ -68,7 +68,7 @@ export async function act(
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
       const hung = action.hung ? { hung: true } : {};
-      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec, paths)), ...hung });
+      record({ signal: await stopAgent(wrapperOf(spec, paths), session, grace), ...hung });
       return true;
     }
     case 'start':

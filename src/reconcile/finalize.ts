@@ -74,7 +74,7 @@ export async function finalizeFinished(
   for (;;) {
     const session = readSession(paths);
     const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
-    if ((await stopAgent(paths, session, grace, wrapper)) !== 'gone') stopped = true;
+    if ((await stopAgent(wrapper, session, grace)) !== 'gone') stopped = true;
     if (await settled(paths, session, wrapper)) break;
     // Not yet: the next pass looks again (the run stays live until its last session is settled).
     if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };

@@ -18,7 +18,7 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
 
   program
     .command('launch')
-    .description('create a run and start the agent in tmux')
+    .description('create a run and start the agent (in tmux, or detached where there is none)')
     .argument('[task...]', 'what the agent should do (quote it); - reads it from standard input')
     .option('--task-file <path>', 'read the task from a file (UTF-8 text), e.g. a long brief')
     .option('--duration <time>', 'how long the run may take, e.g. 8h, 90m (default 8h)')
@@ -43,7 +43,11 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         '(default: stop and wait for the reset)',
     )
     .option('--fallback-model <model>', 'model Claude Code switches to when the main one is overloaded')
-    .option('--json', 'print {"id","workspace","session","endsAt"} (and repo, branch, base, worktree)')
+    .option(
+      '--backend <name>',
+      'how sessions run: tmux or detached (default: backend in config, else tmux where installed)',
+    )
+    .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');
       setExitCode(await launchCommand(task, opts, io));

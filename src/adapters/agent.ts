@@ -3,15 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { agentArgs, promptFor } from '../core/agent/args.js';
 import { RunFileError } from '../core/errors.js';
 import { parseAgentEnv, renderAgentEnv, runEnvironment } from '../core/run/agent-env.js';
-import { tmuxSessionName, wrapperInPanes } from '../core/run/naming.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
+import { backendOf, type Backend, type SessionRef } from './backend/index.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
-import { DEFAULT_STOP_GRACE, isAlive, stopProcess, type StopGrace } from './processes.js';
+import { DEFAULT_STOP_GRACE, isAlive, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
-// Starting and stopping one run's agent session through the wrapper in tmux.
+// Starting and stopping one run's agent session through the wrapper, on the run's backend.
 
 /** The wrapper ships beside the bundle in the package: dist/ and src/wrapper/ are siblings. */
 export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', import.meta.url));
@@ -72,8 +72,6 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const cwd = agentCwd(s.spec, s.paths);
   if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
   ensureAgentEnv(s.spec, s.paths);
-  const { Tmux } = await import('./tmux.js');
-  const tmux = new Tmux(s.spec.paths.tmux, s.spec.paths.tmuxSocket);
   const again = s.again && s.previous ? s.previous : null;
   const fresh = again ? again.fresh === true : s.handover !== undefined;
   const deadline = again ? again.deadline : s.deadline;
@@ -116,8 +114,6 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
         ...(fork ? { forkedFrom: fork, inheritedCostUsd: continuation?.inheritedCostUsd ?? 0 } : {}),
       }),
     );
-  const name = tmuxSessionName(s.spec.id);
-  await tmux.killSession(name); // a finished wrapper's session may linger for a moment
   const argv = [
     '/bin/sh',
     WRAPPER_PATH,
@@ -129,23 +125,25 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.claude,
     ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),
   ];
-  await tmux.newSession(name, cwd, argv);
+  await backendOf(s.spec, s.paths).start({ id: s.spec.id, paths: s.paths }, cwd, argv);
   return session;
 }
 
 const EXIT_RECORD_WAIT_MS = 10_000;
 
-/** Where a run's wrapper lives: its tmux binary, server socket and run id. */
+/** A run's session on its backend: where its wrapper is looked for and stopped. */
 export interface WrapperRef {
-  tmux: string;
-  socket: string | null;
-  id: string;
+  backend: Backend;
+  ref: SessionRef;
 }
 
-/** Whether tmux shows the run's pane with its wrapper still running. */
+export function wrapperOf(spec: Pick<RunSpec, 'id' | 'backend' | 'paths'>, paths: RunPaths): WrapperRef {
+  return { backend: backendOf(spec, paths), ref: { id: spec.id, paths } };
+}
+
+/** Whether the backend shows the run's wrapper still running. */
 export async function wrapperRunning(w: WrapperRef): Promise<boolean> {
-  const { Tmux } = await import('./tmux.js');
-  return wrapperInPanes(await new Tmux(w.tmux, w.socket).panes(), w.id);
+  return (await w.backend.observe(w.ref)).alive;
 }
 
 /**
@@ -154,28 +152,23 @@ export async function wrapperRunning(w: WrapperRef): Promise<boolean> {
  * A wrapper that is gone (its tmux server killed, say) writes nothing: then it does not wait.
  */
 export async function stopAgent(
-  paths: RunPaths,
+  wrapper: WrapperRef,
   session: SessionRecord | null,
   grace: StopGrace = DEFAULT_STOP_GRACE,
-  wrapper?: WrapperRef,
 ): Promise<string> {
-  const agent = readAgent(paths, session);
-  if (!agent || !session) return 'gone';
-  const how = await stopProcess(agent.pid, agent.startTime, grace);
+  const paths = wrapper.ref.paths;
+  if (!session || !readAgent(paths, session)) return 'gone';
+  const how = await wrapper.backend.interrupt(wrapper.ref, session, grace);
   if (how === 'gone') return how;
   const deadline = Date.now() + EXIT_RECORD_WAIT_MS;
   for (let polls = 0; readText(paths.exitFile(session.n)) === null && Date.now() < deadline; polls++) {
-    if (wrapper && polls % 10 === 0 && !(await wrapperRunning(wrapper))) break;
+    if (polls % 10 === 0 && !(await wrapperRunning(wrapper))) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return how;
 }
 
-export async function removeTmuxSession(
-  tmuxBin: string,
-  id: string,
-  socket: string | null = null,
-): Promise<void> {
-  const { Tmux } = await import('./tmux.js');
-  await new Tmux(tmuxBin, socket).killSession(tmuxSessionName(id));
+/** Removes what is left of the run's session on its backend (a lingering tmux session, say). */
+export async function removeSession(w: WrapperRef): Promise<void> {
+  await w.backend.stop(w.ref);
 }

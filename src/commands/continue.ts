@@ -97,7 +97,10 @@ export async function continueCommand(run: string, opts: ContinueOptions, io: Io
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
   say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
   say(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
-  say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  // Detached, following the log is the way to watch: said once, not twice.
+  if (spec.backend === 'tmux')
+    say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  else say(`  backend:   ${spec.backend} (no terminal to attach to; follow the log)`);
   say(`  status:    ${hint(io, `status ${spec.id}`)}`);
   if (!night.supervision)
     say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);

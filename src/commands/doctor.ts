@@ -4,7 +4,8 @@ import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
 import { findEntries } from '../adapters/scheduler.js';
 import type { Io } from '../app/io.js';
-import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js';
+import { checkBackend } from '../core/doctor/backend.js';
+import { checkAgent, checkNodePath } from '../core/doctor/binaries.js';
 import {
   checkConfig,
   checkCredentials,
@@ -65,7 +66,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   const config = configPath(env);
   const results: CheckResult[] = [
     checkAgent(agent, where),
-    checkTmux(tmux, where),
+    checkBackend(settings.backend, tmux, where),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
     checkSchedule(schedule, io.now()),
     checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),

@@ -25,6 +25,7 @@ export interface LaunchOptions {
   branch?: string;
   allowedTools?: string[];
   permissionMode?: string;
+  backend?: string;
   json?: boolean;
 }
 
@@ -49,7 +50,13 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       base: spec.repo.base,
       worktree: spec.repo.worktree,
     };
-    const out = { id: spec.id, workspace: paths.workspace, session, endsAt: spec.endsAt.toISOString() };
+    const out = {
+      id: spec.id,
+      workspace: paths.workspace,
+      session,
+      endsAt: spec.endsAt.toISOString(),
+      backend: spec.backend,
+    };
     io.stdout(safeJson({ ...out, ...repo }));
     for (const w of warnings) io.stderr(w);
     return 0;
@@ -67,7 +74,10 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
   say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
   say(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
-  say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  // Detached, following the log is the way to watch: said once, not twice.
+  if (spec.backend === 'tmux')
+    say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
+  else say(`  backend:   ${spec.backend} (no terminal to attach to; follow the log)`);
   say(`  status:    ${hint(io, `status ${spec.id}`)}`);
   if (!supervision)
     say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);

@@ -48,7 +48,7 @@ export async function scheduleCommand(
     out(`  log:    ${r.log}`);
     out(`  PATH:   ${r.path}`);
     if (r.missing.tmux)
-      io.stderr('warning: tmux was not found on PATH; runs cannot start until it is installed');
+      io.stderr('note: tmux was not found on PATH; runs launched without it run detached (logs -f to watch)');
     if (r.missing.claude)
       io.stderr(
         `warning: the agent binary "${settings.claude}" was not found on PATH; ` +

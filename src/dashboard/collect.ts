@@ -30,12 +30,12 @@ export async function collectRows(ids: readonly string[], ctx: PassContext): Pro
     const got = await rowFor(id, ctx);
     if (got) seen.push({ id, ...got });
   }
-  // A pass starting a session right now looks like a lost agent: look again, with tmux asked
+  // A pass starting a session right now looks like a lost agent: look again, with the backend asked
   // afresh, before showing a crash. Only a session started in the last seconds is looked at so.
   const deadline = Date.now() + SETTLE_MS;
   for (let wait = 50; seen.some((r) => r.unsettled) && Date.now() < deadline; wait *= 2) {
     await new Promise((r) => setTimeout(r, Math.min(wait, deadline - Date.now())));
-    ctx.panes = undefined;
+    ctx.views = undefined;
     for (const r of seen)
       if (r.unsettled)
         Object.assign(r, { unsettled: false }, await liveRow(r.id, runPaths(ctx.root, r.id), ctx));

@@ -8,6 +8,7 @@ import { countOpen, parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/qu
 import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
 import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { localTime } from '../core/local-time.js';
+import { watchHow } from '../core/run/backend.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { taskHasMore } from '../core/run/task.js';
@@ -181,7 +182,12 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     state: stateOf(obs),
     workspace: paths.workspace,
     session: tmuxSessionName(id),
-    watch: attachCommand(id, spec.paths.tmuxSocket, overnightSocket(process.env)),
+    backend: spec.backend,
+    watch: watchHow(
+      spec.backend,
+      attachCommand(id, spec.paths.tmuxSocket, overnightSocket(process.env)),
+      `overnight logs -f ${id}`,
+    ),
     startedAt: spec.startedAt.toISOString(),
     endsAt: spec.endsAt.toISOString(),
     restarts: crashRestarts(obs.restarts),

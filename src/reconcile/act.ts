@@ -1,4 +1,4 @@
-import { removeTmuxSession, startSession, stopAgent, type WrapperRef } from '../adapters/agent.js';
+import { removeSession, startSession, stopAgent, wrapperOf } from '../adapters/agent.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import {
@@ -20,10 +20,6 @@ import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
 
 // Act: carry out decide's action through the adapters, and record what was done.
-
-function wrapperOf(spec: RunSpec): WrapperRef {
-  return { tmux: spec.paths.tmux, socket: spec.paths.tmuxSocket, id: spec.id };
-}
 
 /** Carries out the action; false when nothing changed (a wait whose timer was already armed). */
 export async function act(
@@ -64,8 +60,8 @@ export async function act(
     case 'cleanup':
     case 'finish': {
       if (action.kind === 'cleanup' || action.stopAgent)
-        await stopAgent(paths, session, grace, wrapperOf(spec));
-      await removeTmuxSession(spec.paths.tmux, spec.id, spec.paths.tmuxSocket);
+        await stopAgent(wrapperOf(spec, paths), session, grace);
+      await removeSession(wrapperOf(spec, paths));
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
       record();
       await finalizeFinished(spec.id, paths, now, ctx.notifier);
@@ -79,7 +75,7 @@ export async function act(
       // Marked first: the session's end is then read as a hang, whatever the signal did.
       if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
       const hung = action.hung ? { hung: true } : {};
-      record({ signal: await stopAgent(paths, session, grace, wrapperOf(spec)), ...hung });
+      record({ signal: await stopAgent(wrapperOf(spec, paths), session, grace), ...hung });
       return true;
     }
     case 'start':

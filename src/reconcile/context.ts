@@ -1,10 +1,11 @@
-import type { PaneInfo } from '../adapters/tmux.js';
+import { backendOf, type SessionView } from '../adapters/backend/index.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
+import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import type { Notifier } from '../notify/queue.js';
 
-// What one pass (or one status) shares across runs: settings, output, and tmux asked once.
+// What one pass (or one status) shares across runs: settings, output, and each backend asked once.
 
 export interface PassContext {
   root: string;
@@ -14,22 +15,25 @@ export interface PassContext {
   dryRun?: boolean;
   /** Set when another pass reclaimed the lock: from then on this one starts and finishes nothing. */
   lockLost?: boolean;
-  /** tmux is asked once per pass and server, and only if some run needs it. */
-  panes?: Map<string, Promise<Map<string, PaneInfo>>>;
+  /**
+   * Each backend that lists (tmux, per server) is asked once per pass, and only if some run needs
+   * it; forget them with `ctx.views = undefined` (a round may have started sessions).
+   */
+  views?: Map<string, Promise<Map<string, SessionView>>>;
   /** Queues each run's new transitions for the notification targets; absent when there are none. */
   notifier?: Notifier;
 }
 
-/** The panes of the run's tmux server, asked once per pass (forget them with `ctx.panes = undefined`). */
-export function panesOf(ctx: PassContext, spec: RunSpec): Promise<Map<string, PaneInfo>> {
-  ctx.panes ??= new Map();
-  const key = spec.paths.tmuxSocket ?? '';
-  let panes = ctx.panes.get(key);
-  if (!panes) {
-    panes = import('../adapters/tmux.js').then(({ Tmux }) =>
-      new Tmux(spec.paths.tmux, spec.paths.tmuxSocket).panes(),
-    );
-    ctx.panes.set(key, panes);
+/** Whether the run's wrapper still runs, as its backend sees it (a listing backend asked once). */
+export async function wrapperAliveOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<boolean> {
+  const backend = backendOf(spec, paths);
+  const key = backend.listKey;
+  if (key === null) return (await backend.observe({ id: spec.id, paths })).alive;
+  ctx.views ??= new Map();
+  let views = ctx.views.get(key);
+  if (!views) {
+    views = backend.list();
+    ctx.views.set(key, views);
   }
-  return panes;
+  return (await views).get(backend.sessionName(spec.id))?.alive ?? false;
 }

@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { removeTmuxSession, stopAgent, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
+import { removeSession, stopAgent, wrapperOf, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
+import { anyBackend } from '../adapters/backend/index.js';
 import { readText, writeFileAtomic } from '../adapters/files.js';
 import { removeRunVars } from '../adapters/outbox.js';
 import { isAlive, stopGraceOf } from '../adapters/processes.js';
 import { markFinished } from '../adapters/run-index.js';
 import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
-import { resolveExecutable } from '../adapters/which.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
@@ -47,7 +47,7 @@ export interface Finalized {
 
 /**
  * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
- * process group, its wake timer, its tmux session), then write its status summary and move it to
+ * process group, its wake timer, its backend's session), then write its status summary and move it to
  * the finished index, out of every later pass. Null for live runs.
  * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
  * without queueing its last transitions would lose its DONE or FAILED notice for good.
@@ -65,27 +65,25 @@ export async function finalizeFinished(
   try {
     spec = await readSpec(paths);
   } catch {
-    // A corrupt run.yaml does not stop the cleanup: tmux is then looked up on PATH.
+    // A corrupt run.yaml does not stop the cleanup: every backend it may have run on is asked.
   }
-  const tmuxBin = spec?.paths.tmux ?? resolveExecutable('tmux');
-  const socket = spec?.paths.tmuxSocket ?? null;
-  const wrapper = tmuxBin ? { tmux: tmuxBin, socket, id } : undefined;
+  const wrapper = spec ? wrapperOf(spec, paths) : { backend: anyBackend(paths), ref: { id, paths } };
   await cancelWakeTimer(paths);
   const deadline = Date.now() + (opts.waitMs ?? 0);
   let stopped = false;
   for (;;) {
     const session = readSession(paths);
     const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
-    if ((await stopAgent(paths, session, grace, wrapper)) !== 'gone') stopped = true;
+    if ((await stopAgent(wrapper, session, grace)) !== 'gone') stopped = true;
     if (await settled(paths, session, wrapper)) break;
     // Not yet: the next pass looks again (the run stays live until its last session is settled).
     if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };
     await new Promise((r) => setTimeout(r, 100));
   }
   // A caller that waits also sees the wrapper out (it records the end, then leaves).
-  while (wrapper && Date.now() < deadline && (await wrapperRunning(wrapper)))
+  while (Date.now() < deadline && (await wrapperRunning(wrapper)))
     await new Promise((r) => setTimeout(r, 100));
-  if (tmuxBin) await removeTmuxSession(tmuxBin, id, socket);
+  await removeSession(wrapper);
   // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
   // the launch environment's values they need. If that fails, the next pass finalizes it again.
   if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
@@ -93,7 +91,7 @@ export async function finalizeFinished(
   rmSync(paths.agentEnv, { force: true });
   removeRunVars(dirname(paths.workspace), id);
   if (spec) {
-    const obs = await observe(paths, spec, async () => new Map(), process.env, now);
+    const obs = await observe(paths, spec, async () => false, process.env, now);
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
   }
@@ -110,10 +108,10 @@ export async function finalizeFinished(
 async function settled(
   paths: RunPaths,
   session: SessionRecord | null,
-  wrapper?: WrapperRef,
+  wrapper: WrapperRef,
 ): Promise<boolean> {
   if (!session || readText(paths.exitFile(session.n)) !== null) return true;
   const agent = readAgent(paths, session);
   if (agent) return !(await isAlive(agent.pid, agent.startTime));
-  return !(wrapper && (await wrapperRunning(wrapper)));
+  return !(await wrapperRunning(wrapper));
 }

@@ -13,16 +13,14 @@ import {
   readStaleSince,
   readTail,
 } from '../adapters/store.js';
-import type { PaneInfo } from '../adapters/tmux.js';
 import { transcriptSize } from '../adapters/transcript.js';
 import type { SessionLog } from '../core/agent/stream.js';
-import { wrapperInPanes } from '../core/run/naming.js';
 import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
 import { waitingPrompt } from '../core/supervise/classify.js';
 import { endOfSession, overageOf } from '../core/supervise/session-end.js';
 import type { AgentNotRunning, Observation, RunningAgent } from '../core/supervise/types.js';
-import { panesOf, type PassContext } from './context.js';
+import { wrapperAliveOf, type PassContext } from './context.js';
 
 // Observe: one run's files and processes read into the plain Observation that decide judges.
 // Reading only; every judgement is in core.
@@ -38,18 +36,26 @@ export async function observeRun(
   now: Date,
 ): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
-  const obs = await observe(paths, spec, () => panesOf(ctx, spec), ctx.io.env, now, !ctx.dryRun);
+  const obs = await observe(
+    paths,
+    spec,
+    () => wrapperAliveOf(ctx, spec, paths),
+    ctx.io.env,
+    now,
+    !ctx.dryRun,
+  );
   return { spec, obs };
 }
 
 /**
- * `panes` is only asked when the agent is not alive: a pass over healthy runs spawns nothing.
+ * `wrapperAlive` (the backend) is only asked when the agent is not alive: a pass over healthy
+ * runs spawns nothing.
  * `save`: the stream index may be written (not by a dry run).
  */
 export async function observe(
   paths: RunPaths,
   spec: RunSpec,
-  panes: () => Promise<Map<string, PaneInfo>>,
+  wrapperAlive: () => Promise<boolean>,
   env: NodeJS.ProcessEnv,
   now: Date,
   save = true,
@@ -57,7 +63,9 @@ export async function observe(
   const record = readSession(paths);
   const outputAt = mtime(paths.outputLog);
   const logs = () => readSessionLogs(paths, save);
-  const agent = record ? await observeAgent(paths, spec, record, panes, env, outputAt, now, logs) : null;
+  const agent = record
+    ? await observeAgent(paths, spec, record, wrapperAlive, env, outputAt, now, logs)
+    : null;
   return {
     sentinel: readSentinel(paths),
     paused: exists(paths.pause) || exists(rootPaths(dirname(paths.workspace)).pauseAll),
@@ -73,7 +81,7 @@ async function observeAgent(
   paths: RunPaths,
   spec: RunSpec,
   session: SessionRecord,
-  panes: () => Promise<Map<string, PaneInfo>>,
+  wrapperAlive: () => Promise<boolean>,
   env: NodeJS.ProcessEnv,
   outputAt: Date | null,
   now: Date,
@@ -91,10 +99,10 @@ async function observeAgent(
     return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n), overage };
   }
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
-  // that tmux saw gone has left its record, and a session's end is never misread as a crash.
-  // (A session being started, recorded before tmux runs its wrapper, still looks gone: see
-  // mayBeStarting.)
-  const wrapperAlive = wrapperInPanes(await panes(), spec.id);
+  // that the backend saw gone has left its record, and a session's end is never misread as a
+  // crash. (A session being started, recorded before the backend runs its wrapper, still looks
+  // gone: see mayBeStarting.)
+  const wrapper = await wrapperAlive();
   const exit = readExitRecord(paths, session.n);
   // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
   const endedAt = exit?.at ?? now;
@@ -102,7 +110,7 @@ async function observeAgent(
   const end = endOfSession(logs(), session.n, endedAt, offset, spec.allowOverage);
   return {
     running: false,
-    wrapperAlive,
+    wrapperAlive: wrapper,
     started: pid !== null,
     exit,
     hung: exists(paths.hungFile(session.n)),

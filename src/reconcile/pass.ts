@@ -112,7 +112,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
       // Only live runs: a finished run costs a pass nothing. A dry run leaves the index alone.
       ids = opts.dryRun ? (liveRunIds(root) ?? listRunIds(root)) : ensureRunIndex(root);
-      ctx.panes = undefined; // read tmux afresh each round: the last one may have started sessions
+      ctx.views = undefined; // read the backends afresh each round: the last one may have started sessions
       const later: string[] = [];
       for (const id of ids) {
         const result = await reconcileRun(id, ctx, runOpts);
@@ -122,7 +122,7 @@ export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}
       // One grace for every run caught in the exit race (after a reboot, that is all of them).
       if (later.length > 0) {
         await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
-        ctx.panes = undefined;
+        ctx.views = undefined;
         for (const id of later) {
           const result = await reconcileRun(id, ctx, { ...runOpts, afterGrace: true });
           if (result !== RECHECK) record(result);
@@ -202,7 +202,7 @@ export async function reconcileOne(
   let result = await reconcileRun(id, ctx, opts);
   if (result === RECHECK) {
     await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
-    ctx.panes = undefined;
+    ctx.views = undefined;
     result = await reconcileRun(id, ctx, { ...opts, afterGrace: true });
   }
   if (result && result !== RECHECK) onOutcome(result);

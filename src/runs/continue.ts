@@ -60,7 +60,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
   usableRunsRoot(root, 'write');
   const now = io.now();
   const endsAt = endTime(req, settings, now);
-  const { claude, tmux } = agentTools(settings, io.env);
+  const { claude, tmux, backend } = agentTools(settings, io.env);
   // Under the pass lock: no pass finalizes the earlier run, and no other continue links it, meanwhile.
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   try {
@@ -102,6 +102,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       sessionId: crypto.randomUUID(),
       limits,
       continues: from.id,
+      backend,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     const c: Continuation = {

@@ -12,6 +12,7 @@ import { widerGrants } from '../core/agent/grants.js';
 import { parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
+import { backendProblem, chooseBackend, type BackendName } from '../core/run/backend.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
@@ -42,6 +43,8 @@ export interface LaunchRequest {
   repo?: string;
   base?: string;
   branch?: string;
+  /** How sessions run (--backend): tmux or detached. */
+  backend?: string;
 }
 
 export interface Launch {
@@ -58,6 +61,8 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
     throw new UsageError('give --duration or --until, not both');
   if (!req.repo && (req.base !== undefined || req.branch !== undefined))
     throw new UsageError('--base and --branch are for a run on a repository: add --repo <path>');
+  const unusable = req.backend === undefined ? null : backendProblem(req.backend);
+  if (unusable) throw new UsageError(`--backend ${req.backend}: ${unusable}`);
   const { settings, problems, chosen } = await loadSettings(
     {
       duration: req.duration,
@@ -68,6 +73,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       fallback_model: req.fallbackModel,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
+      backend: req.backend,
     },
     io.env,
   );
@@ -82,7 +88,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
 
   const now = io.now();
   const endsAt = endTime(req, settings, now);
-  const { claude, tmux } = agentTools(settings, io.env);
+  const { claude, tmux, backend } = agentTools(settings, io.env);
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
@@ -124,6 +130,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       maxCost: settings.maxCost,
       allowOverage: settings.allowOverage,
       fallbackModel: settings.fallbackModel,
+      backend,
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createRun(root, spec, io, settings);
@@ -133,8 +140,14 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   return { spec, root, warnings };
 }
 
-/** The agent's and tmux's absolute paths, recorded in run.yaml so that a scheduler's PATH does not matter. */
-export function agentTools(settings: Settings, env: NodeJS.ProcessEnv): { claude: string; tmux: string } {
+/**
+ * The agent's and tmux's absolute paths, recorded in run.yaml so that a scheduler's PATH does not
+ * matter, and the backend: the one configured, else tmux where it is installed, else detached.
+ */
+export function agentTools(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+): { claude: string; tmux: string | null; backend: BackendName } {
   const claude = resolveClaude(settings.claude, env.PATH);
   if (!claude) {
     throw new OperationalError(
@@ -144,11 +157,9 @@ export function agentTools(settings: Settings, env: NodeJS.ProcessEnv): { claude
     );
   }
   const tmux = resolveExecutable('tmux', env.PATH);
-  if (!tmux)
-    throw new OperationalError(
-      'tmux was not found on PATH; install it (apt-get install tmux, or brew install tmux) and launch again',
-    );
-  return { claude, tmux };
+  const chosen = chooseBackend(settings.backend, tmux !== null);
+  if ('error' in chosen) throw new OperationalError(chosen.error);
+  return { claude, tmux, backend: chosen.backend };
 }
 
 /** The end time from --duration (or the configured one) or --until, checked for a typo. */

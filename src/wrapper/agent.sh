@@ -1,5 +1,6 @@
 #!/bin/sh
-# overnight's agent wrapper. It lives all night in the run's tmux session, so it is sh, not node.
+# overnight's agent wrapper. It lives all night in the run's session (tmux, or detached in a
+# process group of its own), so it is sh, not node.
 # It records the agent's pid and start time, feeds the prompt file on stdin, records the exit
 # status, then asks for a reconcile pass so that a crash is handled in seconds.
 # usage: agent.sh RECORDS SESSION NODE CLI -- AGENT [ARG...]
@@ -100,7 +101,10 @@ set -m
   trap '' INT HUP
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
   printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
-  printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
+  # Only a person attached to tmux can press keys here (detached, these lines go to wrapper.log).
+  if [ -n "${TMUX:-}" ]; then
+    printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
+  fi
   wait "$pid"
   status=$?
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"

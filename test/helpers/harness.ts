@@ -65,7 +65,19 @@ function baseEnv(): Env {
 
 export type Sandbox = ReturnType<typeof makeSandbox>;
 
-export function makeSandbox() {
+/** The backend a sandbox's runs use: tmux (the default where it is installed), or detached. */
+export type SandboxBackend = 'tmux' | 'detached';
+
+/** /proc/<pid>/stat field 22, as overnight records it; null for a process gone or a zombie. */
+function startTimeOf(pid: number): string | null {
+  const stat = readProc(String(pid), 'stat');
+  if (!stat) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? null);
+}
+
+export function makeSandbox(opts: { backend?: SandboxBackend } = {}) {
+  const backend = opts.backend ?? 'tmux';
   // Short: tmux's socket path ($TMUX_TMPDIR/tmux-UID/default) must stay under ~100 characters.
   const dir = mkdtempSync(join(tmpdir(), 'ovt-'));
   const [home, runs, tmuxDir, xdg, logDir] = ['h', 'runs', 't', 'x', 'log'].map((d) => join(dir, d)) as [
@@ -89,6 +101,7 @@ export function makeSandbox() {
     FAKE_CLAUDE_LOG: logDir,
     // A night compressed: no backoff between restarts unless a test asks for it.
     OVERNIGHT_BACKOFF: '0s',
+    ...(opts.backend ? { OVERNIGHT_BACKEND: opts.backend } : {}),
   };
 
   const withEnv = (extra: Record<string, string | undefined> = {}): Env => {
@@ -143,8 +156,15 @@ export function makeSandbox() {
       .filter((p) => alive(p.pid));
   };
 
+  /** A detached run's wrapper as recorded (pid, start time); null before it is. */
+  const detachedWrapper = (id: string): { pid: number; startTime: string } | null => {
+    const m = /^(\d+) (.+)$/.exec((read(state(id, 'wrapper.pid')) ?? '').trim());
+    return m ? { pid: Number(m[1]), startTime: m[2] as string } : null;
+  };
+
   const sb = {
     dir,
+    backend,
     home,
     runs,
     env,
@@ -194,12 +214,19 @@ export function makeSandbox() {
       return pid;
     },
 
+    /** The run's session is there: its tmux session, or its detached wrapper alive. */
     async hasSession(id: string): Promise<boolean> {
+      if (backend === 'detached') {
+        const w = detachedWrapper(id);
+        return w !== null && startTimeOf(w.pid) === w.startTime;
+      }
       return (await tmux(['has-session', '-t', `=overnight-${id}`])).exitCode === 0;
     },
 
-    /** The wrapper: the process tmux runs in the run's pane. */
+    /** The wrapper: the process tmux runs in the run's pane, or the detached one recorded. */
     async wrapperPid(id: string): Promise<number> {
+      if (backend === 'detached')
+        return (await waitFor(() => detachedWrapper(id), { what: `wrapper.pid of ${id}` })).pid;
       const r = await tmux(['list-panes', '-t', `=overnight-${id}`, '-F', '#{pane_pid}']);
       const pid = Number(r.stdout.trim().split('\n')[0]);
       if (r.exitCode !== 0 || !pid) throw new Error(`no pane for ${id}: ${r.stderr}`);

@@ -107,7 +107,7 @@ describe('launch', () => {
     expect(withToken.stdout).not.toMatch(/CLAUDE_CODE_OAUTH_TOKEN/);
   });
 
-  it('--json prints id, workspace, session and an ISO endsAt; run.yaml holds absolute binaries and the session id', async () => {
+  it('--json prints id, workspace, session, an ISO endsAt and the backend; run.yaml holds absolute binaries and the session id', async () => {
     sb.setBehaviour({ work: 30 });
     const before = Date.now();
     const r = await sb.run([
@@ -121,7 +121,8 @@ describe('launch', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string>;
-    expect(Object.keys(out).sort()).toEqual(['endsAt', 'id', 'session', 'workspace']);
+    expect(Object.keys(out).sort()).toEqual(['backend', 'endsAt', 'id', 'session', 'workspace']);
+    expect(out.backend).toBe('tmux'); // installed here: the default
     expect(r.stderr).toMatch(/^warning: no schedule is installed/m); // warnings stay off stdout
     expect(out.id).toMatch(/^\d{4}-\d{2}-\d{2}-\d{4}-json-shape$/);
     expect(out.workspace).toBe(join(sb.runs, out.id as string));
@@ -223,13 +224,16 @@ describe('launch refuses before creating anything', () => {
     nothingCreated();
   });
 
-  it('exits 1 with one line when tmux is not on PATH', async () => {
+  it('exits 1 with one line when --backend tmux is asked for and tmux is not on PATH', async () => {
     const bin = join(sb.dir, 'only-node');
     mkdirSync(bin, { recursive: true });
     symlinkSync(process.execPath, join(bin, 'node'));
-    const r = await sb.run(['launch', 'No tmux here'], { env: { PATH: bin }, command: join(bin, 'node') });
+    const r = await sb.run(['launch', '--backend', 'tmux', 'No tmux here'], {
+      env: { PATH: bin },
+      command: join(bin, 'node'),
+    });
     expect(r.exitCode).toBe(1);
-    expect(oneLine(r.stderr)).toMatch(/tmux/);
+    expect(oneLine(r.stderr)).toMatch(/tmux was not found on PATH; .* or launch with --backend detached/);
     nothingCreated();
   });
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { PaneInfo } from '../../src/adapters/tmux.js';
 import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
 import { serializeSession } from '../../src/core/run/records.js';
 import { decide } from '../../src/core/supervise/decide.js';
@@ -27,19 +26,19 @@ describe('observe', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('a wrapper that records the exit and ends while tmux is asked is seen with its exit record', async () => {
-    // The wrapper writes agent-1.exit, then ends: tmux then lists no pane for the run.
-    const panes = async () => {
+  it('a wrapper that records the exit and ends while the backend is asked is seen with its exit record', async () => {
+    // The wrapper writes agent-1.exit, then ends: the backend then sees no wrapper for the run.
+    const wrapperAlive = async () => {
       writeFileSync(paths.exitFile(1), `1 1 ${Math.floor(Date.now() / 1000)}\n`);
-      return new Map<string, PaneInfo>();
+      return false;
     };
-    const obs = await observe(paths, spec, panes, { HOME: root }, LATER);
+    const obs = await observe(paths, spec, wrapperAlive, { HOME: root }, LATER);
     expect(obs.session?.agent).toMatchObject({ running: false, wrapperAlive: false, exit: { code: 1 } });
     expect(decide(spec, obs, LATER).reason).toMatch(/exit 1/);
   });
 
   it('a wrapper gone with no exit record is a session that ended unrecorded', async () => {
-    const obs = await observe(paths, spec, async () => new Map(), { HOME: root }, LATER);
+    const obs = await observe(paths, spec, async () => false, { HOME: root }, LATER);
     expect(obs.session?.agent).toMatchObject({ running: false, exit: null });
     expect(decide(spec, obs, LATER).reason).toMatch(/no exit status recorded/);
   });

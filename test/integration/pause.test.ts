@@ -3,32 +3,36 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { waitFor } from '../helpers/harness.js';
-import { it } from '../helpers/sandbox.js';
+import { BACKENDS, it, itOn } from '../helpers/sandbox.js';
 
 describe('pause and resume', () => {
-  it('a paused run whose agent dies is not restarted until it is resumed', async ({ sb }) => {
-    sb.setBehaviour({ work: 60 });
-    const { id } = await sb.launch('Pause me', ['--duration', '1h']);
-    const pid = await sb.agentPid(id);
-    const paused = await sb.run(['pause', id.slice(0, 18)]);
-    expect(paused.exitCode, paused.stderr).toBe(0);
-    expect(existsSync(sb.state(id, 'PAUSE'))).toBe(true);
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
 
-    process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
-    await sb.quiesce();
-    await sb.run(['reconcile']);
-    expect(sb.calls()).toHaveLength(1);
-    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
-      state: string;
-      reason: string;
-    };
-    expect(row.state).toBe('paused');
-    expect(row.reason).toMatch(/^paused/);
+    it('a paused run whose agent dies is not restarted until it is resumed', async ({ sb }) => {
+      sb.setBehaviour({ work: 60 });
+      const { id } = await sb.launch('Pause me', ['--duration', '1h']);
+      const pid = await sb.agentPid(id);
+      const paused = await sb.run(['pause', id.slice(0, 18)]);
+      expect(paused.exitCode, paused.stderr).toBe(0);
+      expect(existsSync(sb.state(id, 'PAUSE'))).toBe(true);
 
-    expect((await sb.run(['resume', id])).exitCode).toBe(0);
-    await sb.run(['reconcile']);
-    await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
+      await sb.quiesce();
+      await sb.run(['reconcile']);
+      expect(sb.calls()).toHaveLength(1);
+      const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+        state: string;
+        reason: string;
+      };
+      expect(row.state).toBe('paused');
+      expect(row.reason).toMatch(/^paused/);
+
+      expect((await sb.run(['resume', id])).exitCode).toBe(0);
+      await sb.run(['reconcile']);
+      await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
+    });
   });
 
   it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async ({

@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect } from 'vitest';
 
 import { alive, BIN, waitFor, type Sandbox } from '../helpers/harness.js';
-import { it } from '../helpers/sandbox.js';
+import { BACKENDS, it, itOn } from '../helpers/sandbox.js';
 
 // Races a night can lose: stop while a pass starts the next session, tmux refusing a session,
 // a retry due while the run is paused, and wake timers outliving their run.
@@ -55,32 +55,36 @@ function refusingTmux(sb: Sandbox): { path: string; refuse: (times: number) => v
 }
 
 describe('races', () => {
-  it('stop during a restart: the session a pass just started never runs an agent after stop returns', async ({
-    sb,
-  }) => {
-    // A slow flush widens the window between a session's start and its agent's pid record.
-    const slow = shim(sb, 'sync', '#!/bin/sh\nsleep 2\n');
-    sb.setBehaviour({ work: 60 });
-    const { id } = await sb.launch('Stop me mid-restart', ['--duration', '1h'], {
-      PATH: `${slow}:${sb.env.PATH}`,
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
+
+    it('stop during a restart: the session a pass just started never runs an agent after stop returns', async ({
+      sb,
+    }) => {
+      // A slow flush widens the window between a session's start and its agent's pid record.
+      const slow = shim(sb, 'sync', '#!/bin/sh\nsleep 2\n');
+      sb.setBehaviour({ work: 60 });
+      const { id } = await sb.launch('Stop me mid-restart', ['--duration', '1h'], {
+        PATH: `${slow}:${sb.env.PATH}`,
+      });
+      const first = await sb.agentPid(id);
+      process.kill(first, 'SIGKILL');
+      // The pass the exit starts records session 2; stop lands while its agent is on its way.
+      await waitFor(() => /"n":2/.test(sb.read(sb.state(id, 'session.json')) ?? ''), {
+        timeout: 20_000,
+        what: 'session 2 recorded',
+      });
+      const stop = await sb.run(['stop', id]);
+      expect(stop.exitCode, stop.stderr).toBe(0);
+      const agents = () => sb.calls().filter((c) => alive(c.pid));
+      expect(agents()).toEqual([]);
+      // Nor the wrapper (passes aside: a pass is no process of the run).
+      expect(sb.processes().filter((p) => !/overnight\.js reconcile\b/.test(p.cmdline))).toEqual([]);
+      // And none comes later: the second session's agent saw DONE and never started.
+      await sb.quiesce();
+      expect(agents()).toEqual([]);
+      expect(sb.read(sb.state(id, 'final.json'))).toBeTruthy();
     });
-    const first = await sb.agentPid(id);
-    process.kill(first, 'SIGKILL');
-    // The pass the exit starts records session 2; stop lands while its agent is on its way.
-    await waitFor(() => /"n":2/.test(sb.read(sb.state(id, 'session.json')) ?? ''), {
-      timeout: 20_000,
-      what: 'session 2 recorded',
-    });
-    const stop = await sb.run(['stop', id]);
-    expect(stop.exitCode, stop.stderr).toBe(0);
-    const agents = () => sb.calls().filter((c) => alive(c.pid));
-    expect(agents()).toEqual([]);
-    // Nor the wrapper (passes aside: a pass is no process of the run).
-    expect(sb.processes().filter((p) => !/overnight\.js reconcile\b/.test(p.cmdline))).toEqual([]);
-    // And none comes later: the second session's agent saw DONE and never started.
-    await sb.quiesce();
-    expect(agents()).toEqual([]);
-    expect(sb.read(sb.state(id, 'final.json'))).toBeTruthy();
   });
 
   it('tmux refusing new-session while its server exits: tried again within the pass, no restart wasted', async ({
@@ -118,27 +122,61 @@ describe('races', () => {
     expect(row?.restarts).toBe(1);
   });
 
-  it('a pass whose working directory was removed (a run’s workspace) still starts sessions', async ({
-    sb,
-  }) => {
-    sb.setBehaviour({ work: 60 });
-    const { id } = await sb.launch('Lose the cwd', ['--duration', '1h']);
-    await sb.crashUnderLock(id);
-    sb.releaseLock();
-    const gone = join(sb.dir, 'gone');
-    mkdirSync(gone);
-    const r = await execa(
-      '/bin/sh',
-      ['-c', `cd '${gone}' && rmdir '${gone}' && exec "$0" "$1" reconcile`, process.execPath, BIN],
-      {
-        env: sb.env,
-        extendEnv: false,
-        reject: false,
-      },
-    );
-    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/resumed/);
-    await sb.agentPid(id, 2);
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
+
+    it('a pass whose working directory was removed (a run’s workspace) still starts sessions', async ({
+      sb,
+    }) => {
+      sb.setBehaviour({ work: 60 });
+      const { id } = await sb.launch('Lose the cwd', ['--duration', '1h']);
+      await sb.crashUnderLock(id);
+      sb.releaseLock();
+      const gone = join(sb.dir, 'gone');
+      mkdirSync(gone);
+      const r = await execa(
+        '/bin/sh',
+        ['-c', `cd '${gone}' && rmdir '${gone}' && exec "$0" "$1" reconcile`, process.execPath, BIN],
+        {
+          env: sb.env,
+          extendEnv: false,
+          reject: false,
+        },
+      );
+      expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/resumed/);
+      await sb.agentPid(id, 2);
+    });
+  });
+
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
+
+    it('a pass killed between recording a session and starting it: the next pass starts it again, counted once', async ({
+      sb,
+    }) => {
+      sb.setBehaviour({ work: 60 });
+      const { id } = await sb.launch('Killed mid-start', ['--duration', '1h']);
+      await sb.crashUnderLock(id);
+      // What the killed pass left: session 2 and its restart.log line recorded, no wrapper started.
+      const at = new Date(Date.now() - 20_000).toISOString();
+      writeFileSync(
+        sb.state(id, 'session.json'),
+        `${JSON.stringify({ n: 2, mode: 'resume', startedAt: at })}\n`,
+      );
+      appendFileSync(
+        sb.state(id, 'restart.log'),
+        `${at}\tresume\texit=137\tuptime=1s\tagent ended (exit 137)\n`,
+      );
+      sb.releaseLock();
+
+      const pass = await sb.run(['reconcile']);
+      expect(pass.stdout).toMatch(/started session 2 again: session 2 never started its agent/);
+      await sb.agentPid(id, 2);
+      expect(await sb.hasSession(id)).toBe(true);
+      expect(restartLines(sb, id)).toHaveLength(1);
+      expect(sb.calls()).toHaveLength(2);
+    });
   });
 
   it('pause across a pending retry, then resume: the retry happens without a schedule', async ({ sb }) => {

@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 
 import { RESUME_PROMPT } from '../../src/core/agent/briefing.js';
 import { alive, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
-import { it } from '../helpers/sandbox.js';
+import { BACKENDS, it, itOn } from '../helpers/sandbox.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
 
@@ -14,49 +14,59 @@ describe('recovery', () => {
     (sb.read(sb.state(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
   const lockDir = (sb: Sandbox) => join(sb.runs, '.reconcile.lock');
 
-  it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async ({
-    sb,
-  }) => {
-    sb.setBehaviour({ work: 30, child: true });
-    const { id } = await sb.launch('Survive a kill', ['--duration', '1h']);
-    const pid = await sb.agentPid(id);
-    const child = Number(await waitFor(() => sb.read(join(sb.logDir, 'child.pid'))));
-    const first = await waitFor(() => sb.calls()[0]);
-    const uuid = arg(first, '--session-id');
-    expect(uuid).toBeTruthy();
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
 
-    process.kill(pid, 'SIGKILL');
-    // What the agent started dies with it, though nobody signalled its process group.
-    await waitFor(() => !alive(child), { what: `the killed agent's child ${child} gone` });
-    // The wrapper starts a pass by itself; two more race it.
-    const passes = await Promise.all([sb.run(['reconcile']), sb.run(['reconcile'])]);
-    for (const p of passes) expect(p.exitCode, p.stderr).toBe(0);
-    const pid2 = await sb.agentPid(id, 2);
-    await sb.quiesce();
+    it('resumes an agent killed with -9: --resume <same uuid>, the resume prompt, one restart.log line', async ({
+      sb,
+    }) => {
+      sb.setBehaviour({ work: 30, child: true });
+      const { id } = await sb.launch('Survive a kill', ['--duration', '1h']);
+      const pid = await sb.agentPid(id);
+      const child = Number(await waitFor(() => sb.read(join(sb.logDir, 'child.pid'))));
+      const first = await waitFor(() => sb.calls()[0]);
+      const uuid = arg(first, '--session-id');
+      expect(uuid).toBeTruthy();
 
-    const calls = sb.calls();
-    expect(calls).toHaveLength(2);
-    const resumed = calls[1] as Call;
-    expect(arg(resumed, '--resume')).toBe(uuid);
-    expect(resumed.argv).not.toContain('--session-id');
-    expect(resumed.stdin).toBe(RESUME_PROMPT);
-    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events).toContainEqual(
-      expect.objectContaining({ from: 'waiting', to: 'running', action: 'start', mode: 'resume', exit: 137 }),
-    );
-    expect(resumed.pid).toBe(pid2);
-    expect(alive(pid2)).toBe(true);
-    const lines = restartLines(sb, id);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/\tresume\texit=137\t/);
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
-      state: string;
-      restarts: number;
-    }[];
-    expect(row).toMatchObject({ state: 'running', restarts: 1 });
+      process.kill(pid, 'SIGKILL');
+      // What the agent started dies with it, though nobody signalled its process group.
+      await waitFor(() => !alive(child), { what: `the killed agent's child ${child} gone` });
+      // The wrapper starts a pass by itself; two more race it.
+      const passes = await Promise.all([sb.run(['reconcile']), sb.run(['reconcile'])]);
+      for (const p of passes) expect(p.exitCode, p.stderr).toBe(0);
+      const pid2 = await sb.agentPid(id, 2);
+      await sb.quiesce();
+
+      const calls = sb.calls();
+      expect(calls).toHaveLength(2);
+      const resumed = calls[1] as Call;
+      expect(arg(resumed, '--resume')).toBe(uuid);
+      expect(resumed.argv).not.toContain('--session-id');
+      expect(resumed.stdin).toBe(RESUME_PROMPT);
+      const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          from: 'waiting',
+          to: 'running',
+          action: 'start',
+          mode: 'resume',
+          exit: 137,
+        }),
+      );
+      expect(resumed.pid).toBe(pid2);
+      expect(alive(pid2)).toBe(true);
+      const lines = restartLines(sb, id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/\tresume\texit=137\t/);
+      const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+        state: string;
+        restarts: number;
+      }[];
+      expect(row).toMatchObject({ state: 'running', restarts: 1 });
+    });
   });
 
   it('fails the run after max_restarts crashes: FAILED says why, no agent is left, status agrees', async ({
@@ -154,23 +164,27 @@ describe('recovery', () => {
     expect(existsSync(lockDir(sb))).toBe(false);
   });
 
-  it('resumes a run whose wrapper died first and whose orphaned agent died later', async ({ sb }) => {
-    // E.g. the tmux session was killed by hand, then the agent ended. The orphan is reparented to
-    // PID 1 and stays a zombie until PID 1 reaps it (late, or never for an init-less container):
-    // a zombie still has /proc/<pid>/stat with its start time, but it is not a live agent.
-    sb.setBehaviour({ work: 30 });
-    const { id } = await sb.launch('Outlive the wrapper', ['--duration', '1h']);
-    const pid = await sb.agentPid(id);
-    process.kill(await sb.wrapperPid(id), 'SIGKILL');
-    await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
-    process.kill(pid, 'SIGKILL');
-    await waitFor(() => !alive(pid), { what: 'agent dead' });
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
 
-    const r = await sb.run(['reconcile']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/resumed/);
-    await sb.agentPid(id, 2);
-    expect(sb.calls()).toHaveLength(2);
+    it('resumes a run whose wrapper died first and whose orphaned agent died later', async ({ sb }) => {
+      // E.g. the tmux session was killed by hand, then the agent ended. The orphan is reparented to
+      // PID 1 and stays a zombie until PID 1 reaps it (late, or never for an init-less container):
+      // a zombie still has /proc/<pid>/stat with its start time, but it is not a live agent.
+      sb.setBehaviour({ work: 30 });
+      const { id } = await sb.launch('Outlive the wrapper', ['--duration', '1h']);
+      const pid = await sb.agentPid(id);
+      process.kill(await sb.wrapperPid(id), 'SIGKILL');
+      await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => !alive(pid), { what: 'agent dead' });
+
+      const r = await sb.run(['reconcile']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/resumed/);
+      await sb.agentPid(id, 2);
+      expect(sb.calls()).toHaveLength(2);
+    });
   });
 });
 
@@ -214,33 +228,37 @@ describe('process identity', () => {
     expect((await pass).stdout).toMatch(/resumed \(restart 1\/5\): agent ended \(exit 3\)/);
   });
 
-  it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async ({
-    sb,
-  }) => {
-    sb.setBehaviour({ work: 60 });
-    const ids = [
-      (await sb.launch('First of the night', ['--duration', '1h'])).id,
-      (await sb.launch('Second of the night', ['--duration', '1h'])).id,
-    ];
-    const agents = await Promise.all(ids.map((id) => sb.agentPid(id)));
-    const wrappers = await Promise.all(ids.map((id) => sb.wrapperPid(id)));
-    for (const pid of [...wrappers, ...agents]) process.kill(pid, 'SIGKILL');
-    await sb.tmux(['kill-server']);
-    rmSync(join(sb.env.TMUX_TMPDIR as string, `tmux-${process.getuid?.() ?? 0}`), {
-      recursive: true,
-      force: true,
-    });
-    await waitFor(() => [...wrappers, ...agents].every((pid) => !alive(pid)), {
-      what: 'every wrapper and agent gone',
-    });
-    for (const id of ids) expect(sb.read(sb.state(id, 'agent-1.exit'))).toBeNull();
+  describe.each(BACKENDS)('on %s', (backend) => {
+    const it = itOn(backend);
 
-    const pass = await sb.run(['reconcile']);
-    expect(pass.exitCode, pass.stderr).toBe(0);
-    for (const id of ids) {
-      expect(pass.stdout).toContain(`${id}: resumed (restart 1/5): agent ended (no exit status recorded)`);
-      await sb.agentPid(id, 2);
-      expect(await sb.hasSession(id)).toBe(true);
-    }
+    it('after a reboot (tmux server, its socket directory, wrappers and agents gone, no exit records) one pass resumes every run', async ({
+      sb,
+    }) => {
+      sb.setBehaviour({ work: 60 });
+      const ids = [
+        (await sb.launch('First of the night', ['--duration', '1h'])).id,
+        (await sb.launch('Second of the night', ['--duration', '1h'])).id,
+      ];
+      const agents = await Promise.all(ids.map((id) => sb.agentPid(id)));
+      const wrappers = await Promise.all(ids.map((id) => sb.wrapperPid(id)));
+      for (const pid of [...wrappers, ...agents]) process.kill(pid, 'SIGKILL');
+      await sb.tmux(['kill-server']);
+      rmSync(join(sb.env.TMUX_TMPDIR as string, `tmux-${process.getuid?.() ?? 0}`), {
+        recursive: true,
+        force: true,
+      });
+      await waitFor(() => [...wrappers, ...agents].every((pid) => !alive(pid)), {
+        what: 'every wrapper and agent gone',
+      });
+      for (const id of ids) expect(sb.read(sb.state(id, 'agent-1.exit'))).toBeNull();
+
+      const pass = await sb.run(['reconcile']);
+      expect(pass.exitCode, pass.stderr).toBe(0);
+      for (const id of ids) {
+        expect(pass.stdout).toContain(`${id}: resumed (restart 1/5): agent ended (no exit status recorded)`);
+        await sb.agentPid(id, 2);
+        expect(await sb.hasSession(id)).toBe(true);
+      }
+    });
   });
 });

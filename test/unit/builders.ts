@@ -52,6 +52,7 @@ export function spec(over: Partial<RunSpec> = {}): RunSpec {
     maxCost: null,
     allowOverage: false,
     fallbackModel: null,
+    backend: 'tmux',
     paths: {
       claude: '/usr/bin/claude',
       tmux: '/usr/bin/tmux',

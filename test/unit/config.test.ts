@@ -51,6 +51,7 @@ describe('defaults', () => {
       lateReport: 6 * 3600,
       allowOverage: false,
       fallbackModel: null,
+      backend: null,
     });
   });
 

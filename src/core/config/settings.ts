@@ -1,4 +1,5 @@
 import { parseTargets, type NotifyTarget } from '../notify/targets.js';
+import type { BackendName } from '../run/backend.js';
 import type { Limits } from '../run/types.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
@@ -27,6 +28,8 @@ export interface Settings extends Limits {
   allowOverage: boolean;
   /** Passed to every session as --fallback-model (Claude Code switches when the model is overloaded). */
   fallbackModel: string | null;
+  /** How sessions run; null: tmux where it is installed, else detached. */
+  backend: BackendName | null;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -59,6 +62,7 @@ interface KeySpec {
 export const CONFIG_KEYS: Record<string, KeySpec> = {
   runs_dir: { field: 'runsDir', kind: 'path', env: 'OVERNIGHT_HOME' },
   claude: { field: 'claude', kind: 'command', env: 'OVERNIGHT_CLAUDE' },
+  backend: { field: 'backend', kind: 'backend', env: 'OVERNIGHT_BACKEND' },
   model: { field: 'model', kind: 'model', env: 'OVERNIGHT_MODEL' },
   duration: { field: 'duration', kind: 'positive-duration', env: 'OVERNIGHT_DURATION' },
   max_restarts: { field: 'maxRestarts', kind: 'count', env: 'OVERNIGHT_MAX_RESTARTS' },
@@ -119,6 +123,7 @@ export function defaultSettings(home: string): Settings {
     lateReport: 6 * 3600,
     allowOverage: false,
     fallbackModel: null,
+    backend: null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { isBackend } from '../run/backend.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
 
 // The kinds of value a setting takes, what each accepts, and the parse of one raw value. Pure.
@@ -45,7 +46,8 @@ export type Kind =
   | 'tools'
   | 'money'
   | 'size'
-  | 'boolean';
+  | 'boolean'
+  | 'backend';
 
 export const ACCEPTS: Record<Kind, string> = {
   path: 'expected a directory path',
@@ -59,6 +61,7 @@ export const ACCEPTS: Record<Kind, string> = {
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
   size: 'expected a size such as 256MB, 1GB or 500KB',
   boolean: 'expected true or false',
+  backend: 'expected tmux or detached (slurm is coming, and not available yet)',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -112,6 +115,8 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       if (['false', 'no', 'off', '0'].includes(word)) return { ok: true, value: false };
       return { ok: false };
     }
+    case 'backend':
+      return isBackend(text) ? { ok: true, value: text } : { ok: false };
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };

@@ -50,6 +50,9 @@ export interface RunPaths {
   /** The report of the run a follow-up continues. */
   previousReport: string;
   pidFile: (n: number) => string;
+  /** A detached run's wrapper: `<pid> <start time>` of the current session's, and its own output. */
+  wrapperPid: string;
+  wrapperLog: string;
   exitFile: (n: number) => string;
 }
 
@@ -108,6 +111,8 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     continuedBy: st('continued-by'),
     previousReport: w('previous/REPORT.md'),
     pidFile: (n) => st(`agent-${n}.pid`),
+    wrapperPid: st('wrapper.pid'),
+    wrapperLog: st('wrapper.log'),
     exitFile: (n) => st(`agent-${n}.exit`),
   };
 }

@@ -1,3 +1,4 @@
+import { isBackend, type BackendName } from './backend.js';
 import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
 
@@ -113,6 +114,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
     allow_overage: spec.allowOverage,
     fallback_model: spec.fallbackModel,
     ...(spec.continues ? { continues: spec.continues } : {}),
+    backend: spec.backend,
     paths: {
       claude: spec.paths.claude,
       tmux: spec.paths.tmux,
@@ -164,6 +166,9 @@ export function specFromDoc(doc: unknown): RunSpec {
   // Runs launched before repositories and names were recorded are plain runs without a name.
   const r = d.repo === null || d.repo === undefined ? null : (d.repo as Record<string, unknown>);
   need(r === null || typeof r === 'object', r, 'repo');
+  // Runs recorded before backends existed ran in tmux.
+  const backend =
+    d.backend === undefined ? 'tmux' : need(isBackend(d.backend), d.backend as BackendName, 'backend');
   const repoStr = (k: string) =>
     need(typeof r?.[k] === 'string' && r[k] !== '', r?.[k] as string, `repo.${k}`);
   return {
@@ -204,9 +209,11 @@ export function specFromDoc(doc: unknown): RunSpec {
     allowOverage: d.allow_overage === true,
     fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),
     ...(typeof d.continues === 'string' && d.continues !== '' ? { continues: d.continues } : {}),
+    backend,
     paths: {
       claude: str('claude', p),
-      tmux: str('tmux', p),
+      // A detached run launched where tmux is not installed has none.
+      tmux: backend === 'tmux' || (p.tmux !== undefined && p.tmux !== null) ? str('tmux', p) : null,
       node: str('node', p),
       cli: str('cli', p),
       // Runs launched before the socket was recorded use whatever server the caller's environment names.

@@ -26,6 +26,7 @@ export const LAUNCH_OPTIONS = [
   '--branch',
   '--allowed-tools',
   '--permission-mode',
+  '--backend',
   '--json',
 ];
 

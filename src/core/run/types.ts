@@ -1,4 +1,5 @@
 import type { Cause } from '../supervise/causes.js';
+import type { BackendName } from './backend.js';
 
 // A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
@@ -66,11 +67,14 @@ export interface RunSpec {
   fallbackModel: string | null;
   /** The finished run this one follows up (`overnight continue`), when it does. */
   continues?: string;
+  /** How its sessions run (runs recorded before backends existed ran in tmux). */
+  backend: BackendName;
   /**
    * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
    * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.
+   * tmux is null for a detached run launched where there is none.
    */
-  paths: { claude: string; tmux: string; node: string; cli: string; tmuxSocket: string | null };
+  paths: { claude: string; tmux: string | null; node: string; cli: string; tmuxSocket: string | null };
 }
 
 /**

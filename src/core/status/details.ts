@@ -19,7 +19,9 @@ export interface DetailsRow extends TableRow {
   startedAt: string | null;
   sessions?: number;
   tokens?: { input: number; output: number };
-  /** The full command that attaches to the run's tmux session, on the server the run recorded. */
+  /** How its sessions run (tmux, detached); absent in summaries written before backends. */
+  backend?: string;
+  /** How to watch the agent: the command that attaches to its tmux session, or follows its log. */
   watch?: string;
   /** How much of the subscription's 5-hour and weekly windows is used, when the stream said. */
   usageWindows?: {
@@ -84,6 +86,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
     `activity:   ${ago(r.lastOutputAt, now)}`,
     `sessions:   ${r.sessions ?? '?'}, ${restarts}${spent}`,
   );
+  if (r.backend) lines.push(`backend:    ${r.backend}`);
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
   if (files.story) lines.push(...questionLines(files.story.questions, `${ws}/questions.md`));
   else if (r.questions > 0)

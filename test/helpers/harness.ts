@@ -89,6 +89,8 @@ export function makeSandbox() {
     FAKE_CLAUDE_LOG: logDir,
     // A night compressed: no backoff between restarts unless a test asks for it.
     OVERNIGHT_BACKOFF: '0s',
+    // Tests play the pass at the end time themselves, unless they test the end timer.
+    OVERNIGHT_END_TIMER: '0',
   };
 
   const withEnv = (extra: Record<string, string | undefined> = {}): Env => {

@@ -65,6 +65,12 @@ export function decideEnded(
     exit,
     uptime,
   });
+  // A synthesis gets its whole budget however late it starts.
+  const synthesis = (reason: string): Action => {
+    const late = lateStart(spec, now);
+    const action = start('synthesis', `${reason}${late.said}`);
+    return late.deadline && action.kind === 'start' ? { ...action, deadline: late.deadline } : action;
+  };
 
   // How the session ended, named once; the agent's own error text says more than an exit status.
   const endClass = classifyEnd({
@@ -104,11 +110,11 @@ export function decideEnded(
   // The spend cap: exploring stops at its share; the report gets what is left, if anything.
   if (spec.maxCost !== null && agent.costUsd >= spec.maxCost * EXPLORE_SHARE) {
     const spent = `spend cap: ${money(agent.costUsd)} of ${money(spec.maxCost)} spent`;
-    if (spec.maxCost - agent.costUsd >= MIN_SYNTHESIS_USD) return start('synthesis', spent);
+    if (spec.maxCost - agent.costUsd >= MIN_SYNTHESIS_USD) return synthesis(spent);
     return failed(`${spent}, nothing left for the report`);
   }
   // Time is up: one synthesis session writes the report.
-  if (ended) return start('synthesis', `end time reached (${e.how})`);
+  if (ended) return synthesis(`end time reached (${e.how})`);
   // Transient API trouble is waited out, not counted as a crash.
   if (endClass === 'api-trouble') return waitOutApiTrouble({ ...e, said: errorText });
 
@@ -144,6 +150,26 @@ export function decideEnded(
 /** When a synthesis must be done by: the end time plus its budget, or later for a late report. */
 export function synthesisDeadline(spec: RunSpec, session: SessionRecord): Date {
   return session.deadline ?? new Date(spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000);
+}
+
+/** A start this long after the end time (or a whole budget, if shorter) is named late in its reason. */
+export const LATE_START = 60;
+
+/**
+ * A synthesis gets its whole budget from when it starts: a first pass long after the end time (a
+ * laptop asleep, a reboot, no schedule) would otherwise start it with its deadline already past,
+ * and it would be killed at once. The reason says how late it started.
+ */
+function lateStart(spec: RunSpec, now: Date): { deadline: Date | null; said: string } {
+  const late = Math.round((now.getTime() - spec.endsAt.getTime()) / 1000);
+  if (late <= 0) return { deadline: null, said: '' };
+  const deadline = new Date(now.getTime() + spec.limits.synthesisBudget * 1000);
+  if (late < Math.min(LATE_START, spec.limits.synthesisBudget)) return { deadline, said: '' };
+  const budget = formatDuration(spec.limits.synthesisBudget);
+  return {
+    deadline,
+    said: `; the synthesis starts ${formatDuration(late)} late, with its whole budget (${budget})`,
+  };
 }
 
 function retrySynthesis(e: Ended): Action {

@@ -34,6 +34,8 @@ export interface StoryRow {
   state: RunState;
   startedAt: string | null;
   maxRestarts: number | null;
+  /** A paused run's agent still runs. */
+  agentRunning?: boolean;
 }
 
 const LIVE: readonly RunState[] = ['running', 'synthesizing'];
@@ -75,7 +77,8 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
         sessions,
         exits,
         current,
-        live: LIVE.includes(row.state),
+        live: LIVE.includes(row.state) || row.agentRunning === true,
+        paused: row.state === 'paused',
         sentinel: sentinel && { ...sentinel, at: sentinelAt },
       })
     : [];

@@ -15,7 +15,7 @@ describe('pause and resume', () => {
     expect(existsSync(sb.state(id, 'PAUSE'))).toBe(true);
 
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);
@@ -29,6 +29,24 @@ describe('pause and resume', () => {
     expect((await sb.run(['resume', id])).exitCode).toBe(0);
     await sb.run(['reconcile']);
     await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });
+  });
+
+  it('a paused run whose agent still works: status <run> says it is running, paused', async ({ sb }) => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Pause me while I work', ['--duration', '1h']);
+    await sb.agentPid(id);
+    expect((await sb.run(['pause', id])).exitCode).toBe(0);
+    const text = await sb.run(['status', id]);
+    expect(text.stdout).toMatch(/session 1 started → .*running, paused/);
+    expect(text.stdout).not.toMatch(/ended without an exit status/);
+    const [row] = JSON.parse((await sb.run(['status', id, '--json'])).stdout) as {
+      state: string;
+      agentRunning?: boolean;
+      timeline: { kind: string; end?: { kind: string } }[];
+    }[];
+    expect(row?.state).toBe('paused');
+    expect(row?.agentRunning).toBe(true);
+    expect(row?.timeline.find((e) => e.kind === 'session')?.end).toMatchObject({ kind: 'running' });
   });
 
   it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async ({
@@ -47,7 +65,7 @@ describe('pause and resume', () => {
     const pid = await sb.agentPid(id);
     expect((await sb.run(['pause', '--all'])).exitCode).toBe(0);
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => sb.read(sb.ws(id, '.overnight/agent-1.exit')), { what: 'the exit record' });
+    await waitFor(() => sb.read(sb.state(id, 'agent-1.exit')), { what: 'the exit record' });
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);

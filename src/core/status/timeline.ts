@@ -184,6 +184,7 @@ export function buildTimeline(input: TimelineInput): TimelineEntry[] {
       exit,
       result: input.sessions.find((f) => f.n === s.n)?.result ?? null,
       running,
+      paused: input.paused === true,
       stoppedBy: stoppedBy ? { kind: stoppedBy.kind, reason: stoppedBy.reason } : null,
     });
     const endedAt = running ? null : (exit?.at ?? stoppedBy?.at ?? next?.at ?? done?.at ?? null);

@@ -105,7 +105,7 @@ describe('logs', () => {
     await waitFor(() => out.includes('step 99'), { what: 'the tail' });
     appendFileSync(log, [marker(4), said('appended later')].join('\n') + '\n');
     await waitFor(() => out.includes('appended later'), { what: 'the appended line' });
-    writeFileSync(join(sb.runs, ID, 'DONE'), 'stopped by user\n');
+    writeFileSync(sb.state(ID, 'DONE'), 'stopped by user\n');
     const r = await child;
     expect(r.exitCode).toBe(0);
     expect(out).not.toContain('step 97');

@@ -185,8 +185,9 @@ export function makeSandbox() {
     },
 
     /** The agent pid of session n, once the wrapper has recorded it and the agent has started up. */
-    async agentPid(id: string, n = 1): Promise<number> {
+    async agentPid(id: string, n = 1, timeout = 15_000): Promise<number> {
       const text = await waitFor(() => read(state(id, `agent-${n}.pid`)), {
+        timeout,
         what: `agent-${n}.pid of ${id}`,
       });
       const pid = Number(text.split(' ')[0]);

@@ -18,9 +18,9 @@ interface WakeTimer {
 }
 
 /** `<ISO time> <pid> <start time>`; older records hold the time alone. */
-function readWakeTimer(paths: RunPaths): WakeTimer | null {
+function readWakeTimer(file: string): WakeTimer | null {
   // Bounded and checked: a pid out of range is no process of ours to look at or signal.
-  const text = readHead(paths.wake, 512)?.trim();
+  const text = readHead(file, 512)?.trim();
   if (!text) return null;
   const [at, pid, ...start] = text.split(' ');
   const n = pid && /^\d{1,10}$/.test(pid) ? intIn(Number(pid), 1, 2 ** 31 - 1) : null;
@@ -39,10 +39,35 @@ export async function armWakeTimer(
   now: Date,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
+  return armTimer(paths.wake, paths, until, now, env);
+}
+
+/**
+ * The timer for the run's end time (or its synthesis's deadline), beside the one for waits: a
+ * night without a schedule still ends on time, its agent interrupted for the synthesis.
+ * OVERNIGHT_END_TIMER=0 leaves it out, for tests that play the pass at the end time themselves.
+ */
+export async function armEndTimer(
+  paths: RunPaths,
+  until: Date,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
+  if (env.OVERNIGHT_END_TIMER === '0') return false;
+  return armTimer(paths.endWake, paths, until, now, env);
+}
+
+async function armTimer(
+  file: string,
+  paths: RunPaths,
+  until: Date,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
   const at = until.toISOString();
-  const armed = readWakeTimer(paths);
+  const armed = readWakeTimer(file);
   if (armed?.at === at && (await timerAlive(armed))) return false;
-  await cancelWakeTimer(paths);
+  await cancelTimer(file);
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
@@ -70,15 +95,21 @@ export async function armWakeTimer(
   timer.unref();
   const pid = timer.pid ?? null;
   const startTime = pid === null ? null : await startTimeOf(pid);
-  writeFileAtomic(paths.wake, [at, pid, startTime].filter((x) => x !== null).join(' ') + '\n');
+  writeFileAtomic(file, [at, pid, startTime].filter((x) => x !== null).join(' ') + '\n');
   return true;
 }
 
-/**
- * Ends the run's timer (its whole process group: the shell and its sleep) unless it is the
- * process asking: a timer that fired has become this very pass.
- */
+/** Ends the run's timers, for waits and for its end time. */
 export async function cancelWakeTimer(paths: RunPaths): Promise<void> {
-  const t = readWakeTimer(paths);
+  await cancelTimer(paths.wake);
+  await cancelTimer(paths.endWake);
+}
+
+/**
+ * Ends a timer (its whole process group: the shell and its sleep) unless it is the process
+ * asking: a timer that fired has become this very pass.
+ */
+async function cancelTimer(file: string): Promise<void> {
+  const t = readWakeTimer(file);
   if (t && t.pid !== process.pid && (await timerAlive(t))) signalGroup(t.pid as number, 'SIGTERM');
 }

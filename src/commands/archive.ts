@@ -7,7 +7,6 @@ import { parseDuration } from '../core/config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { rootPaths } from '../core/run/paths.js';
 import { safeLine } from '../core/text.js';
-import { makeNotifier } from '../notify/queue.js';
 import { archiveRun, finishedBefore } from '../runs/archive.js';
 
 // `overnight archive <run> | --finished-before <duration>`: finished runs out of the dashboard.
@@ -40,10 +39,9 @@ export async function archiveCommand(
   if (ids.length === 0) return 0;
   // Under the pass lock: no pass looks at a run while it moves.
   const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
-  const notifier = makeNotifier(settings, io);
   try {
     for (const id of ids) {
-      io.stdout(safeLine(`${id}: archived to ${await archiveRun(root, id, io.now(), notifier)}`));
+      io.stdout(safeLine(`${id}: archived to ${await archiveRun(root, id, io.now())}`));
     }
   } finally {
     await release();

@@ -1,3 +1,4 @@
+import { diskSpace } from '../adapters/disk-space.js';
 import { exists } from '../adapters/files.js';
 import { runsRootWritable, usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
@@ -12,6 +13,7 @@ import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
+import { diskFullWarning } from '../core/status/disk.js';
 import { needCode } from '../core/status/needs.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
@@ -71,13 +73,16 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   // Paused runs wait for the person, not for a pass: only the others need passes.
   const live = rows.filter((r) => isLive(r.state) && r.state !== 'paused').length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
-  const exit = opts.check && rows.some((r) => needCode(r) !== null) ? 1 : 0;
+  // A full disk fails every pass before it can write a heartbeat: looked at directly.
+  const diskFull = usable ? diskFullWarning(diskSpace(runsRoot), runsRoot) : null;
+  const exit = opts.check && (diskFull || rows.some((r) => needCode(r) !== null)) ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.
   const unwritable = live > 0 ? runsRootWritable(runsRoot) : null;
   // Clock text costs a few ms to set up: only made when there is a failure to say.
   const beat = usable ? readHeartbeat(runsRoot) : null;
   const failing = beat?.lastError ? passFailure(beat, localTime()) : null;
   const warnings = [
+    diskFull,
     failing ? `warning: ${failing}; nothing is supervised until a pass goes through` : null,
     unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
     supervisionWarning(schedule, lastPassAt, live, now, io.cmd),

@@ -44,6 +44,9 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
   try {
     const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
     if (ids.length === 0) io.stdout('No unfinished runs to stop.');
+    // Every run is marked first, then each is stopped (about a second and a half each): no
+    // session of a run further down the list starts after the stop began.
+    const marked = new Map<string, boolean>();
     for (const id of ids) {
       const paths = runPaths(root, id);
       const already = hasSentinel(paths);
@@ -56,6 +59,11 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
           reason: STOPPED_REASON,
         });
       }
+      marked.set(id, already);
+    }
+    for (const id of ids) {
+      const paths = runPaths(root, id);
+      const already = marked.get(id) === true;
       const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
       if (!done?.settled) unsettled++;
       io.stdout(

@@ -35,6 +35,8 @@ export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow
   retrying?: Retrying;
   /** The newest line of the run's events log: time, from-state, to-state, action, reason. */
   lastTransition: Record<string, unknown> | null;
+  /** A paused run's agent still runs: a pause stops nothing, it only restarts nothing. */
+  agentRunning?: true;
 }
 
 /** How much of the events log's end is read for its last line. */
@@ -200,6 +202,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     ...(doing.length > 0 ? { doing } : {}),
     ...(retrying ? { retrying } : {}),
     ...whyNow(spec, obs, now),
+    ...(obs.paused && !obs.sentinel && obs.session?.agent.running ? { agentRunning: true as const } : {}),
   };
 }
 

@@ -43,6 +43,8 @@ export interface StoryRow {
   state: RunState;
   startedAt: string | null;
   maxRestarts: number | null;
+  /** A paused run's agent still runs. */
+  agentRunning?: boolean;
 }
 
 /** How much of events.jsonl's end the story reads. */
@@ -89,7 +91,8 @@ export function readStory(paths: RunPaths, row: StoryRow): Story {
         sessions,
         exits,
         current,
-        live: hasAgent(row.state),
+        live: hasAgent(row.state) || row.agentRunning === true,
+        paused: row.state === 'paused',
         sentinel: sentinel && { ...sentinel, at: sentinelAt },
       })
     : [];

@@ -40,6 +40,8 @@ const POLL_MS = 250;
 export class LogPrinter {
   private open: boolean;
   private current: number | null;
+  /** A line was printed: a session header before any closes nothing (it is not the one before). */
+  private started = false;
   private readonly ctx: RenderContext;
 
   constructor(
@@ -73,11 +75,15 @@ export class LogPrinter {
       const next = sessionOf(line.text);
       // A session started while following: how the one before ended and why this one started.
       if (next !== null && !this.ctx.sessions?.has(next)) this.refresh();
-      this.closeSession();
+      // The first line read is a session's header (--all, or a short last session): nothing
+      // before it is open, whatever the last session's story says.
+      if (this.started) this.closeSession();
+      else this.open = false;
       this.current = next;
     }
     if (type === 'system/init') this.open = true;
     if (type?.startsWith('result')) this.open = false;
+    this.started = true;
     for (const out of this.render(line)) this.io.stdout(out);
   }
 

@@ -12,7 +12,14 @@ import { isAlive, startTimeOf } from '../adapters/processes.js';
 import { appendEvent } from '../adapters/store.js';
 import { localTime } from '../core/local-time.js';
 import { maskSecrets } from '../core/mask.js';
-import { afterAttempt, isDue, LOST_ATTEMPT, nextAttempt, type Delivery } from '../core/notify/delivery.js';
+import {
+  afterAttempt,
+  isDue,
+  LOST_ATTEMPT,
+  nextAttempt,
+  RUN_GONE,
+  type Delivery,
+} from '../core/notify/delivery.js';
 import type { NotifyTarget } from '../core/notify/targets.js';
 import { runPaths } from '../core/run/paths.js';
 import { sendTo } from './send.js';
@@ -100,6 +107,10 @@ async function deliverOne(
   const target = targets.find((t) => t.id === current.target.id);
   if (!target) {
     updated = afterAttempt(current, next.claim, { ok: false, error: NOT_CONFIGURED, permanent: true }, now());
+  } else if (!exists(current.event.workspace)) {
+    // Archived or deleted since it was queued: old news, naming a path that is gone. Never sent,
+    // never tried again.
+    updated = afterAttempt(current, next.claim, { ok: false, error: RUN_GONE, permanent: true }, now());
   } else if (next.lost && next.claim - 1 >= current.policy.tries) {
     updated = afterAttempt(current, next.claim - 1, { ok: false, error: LOST_ATTEMPT }, now());
   } else {

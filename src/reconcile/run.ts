@@ -1,12 +1,14 @@
 import { exists } from '../adapters/files.js';
 import { runDirProblem } from '../adapters/owner.js';
 import { markRemoved } from '../adapters/run-index.js';
+import { armEndTimer } from '../adapters/wake-timer.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
 import { lazyLocalTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
+import { endTimerAt } from '../core/supervise/end-timer.js';
 import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action } from '../core/supervise/types.js';
 import { act } from './act.js';
@@ -69,6 +71,9 @@ export async function reconcileRun(
       const mode = action.kind === 'start' ? { mode: action.mode } : {};
       const outcome: Outcome = { id, action: action.kind, state, message, ...mode };
       if (opts.dryRun) return outcome;
+      // The next moment a pass must come (the end time, the synthesis's deadline), schedule or not.
+      const wakeAt = endTimerAt(spec, obs, action, now);
+      if (wakeAt) await armEndTimer(paths, wakeAt, now, ctx.io.env);
       const quiet = opts.everyOutcome ? outcome : undefined;
       if (action.kind === 'none') return quiet;
       if (!(await act(spec, paths, obs, action, ctx, now))) return quiet;

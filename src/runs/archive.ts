@@ -9,7 +9,6 @@ import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/sto
 import { OperationalError, UsageError } from '../core/errors.js';
 import { recordsDir, rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
-import type { Notifier } from '../notify/queue.js';
 import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
 
 // Moving finished runs out of the way, and deleting them: each change to where runs live is one
@@ -25,8 +24,9 @@ function mustBeFinished(root: string, id: string, verb: string): void {
  * Makes sure nothing of a finished run can run any more (an agent a racing pass started is
  * stopped), and summarizes it, before it moves: once moved, no pass looks at it again.
  */
-async function settle(id: string, paths: RunPaths, now: Date, notifier: Notifier | undefined): Promise<void> {
-  const done = await finalizeFinished(id, paths, now, notifier, { waitMs: SETTLE_MS });
+async function settle(id: string, paths: RunPaths, now: Date): Promise<void> {
+  // Nothing is queued: the run is archived or deleted at the person's word, and its news is old.
+  const done = await finalizeFinished(id, paths, now, undefined, { waitMs: SETTLE_MS });
   if (!done?.settled)
     throw new OperationalError(
       `${id}: its last session could not be verified over; it was left where it is (try again shortly)`,
@@ -37,18 +37,13 @@ async function settle(id: string, paths: RunPaths, now: Date, notifier: Notifier
  * `<root>/<id>` to `<root>/archive/<id>`, in one rename: out of the dashboard and of every pass.
  * The run is first made sure to be free of agents and summarized, as any finished run is.
  */
-export async function archiveRun(
-  root: string,
-  id: string,
-  now: Date,
-  notifier: Notifier | undefined,
-): Promise<string> {
+export async function archiveRun(root: string, id: string, now: Date): Promise<string> {
   mustBeFinished(root, id, 'archive');
   const from = runPaths(root, id);
-  // No pass looks at an archived run: its last transitions are queued now, or it stays.
-  if (notifier && !(await notifier.queue(id, from)))
-    throw new OperationalError(`${id}: its notifications could not be queued; it was left where it is`);
-  await settle(id, from, now, notifier);
+  // Archived at the person's word: nothing is queued now (a run that finished before notify: was
+  // configured would send old news, naming a path about to go); what is queued already is not
+  // sent once the run has moved (see the sender).
+  await settle(id, from, now);
   const archive = rootPaths(root).archive;
   mkdirSync(archive, { recursive: true, mode: 0o700 });
   const to = join(archive, id);
@@ -136,7 +131,7 @@ export async function planRemoval(dir: string, id: string, root = dir): Promise<
 export async function removeRun(dir: string, r: Removal, now: Date): Promise<string[]> {
   const paths = runPaths(dir, r.id);
   // Deleted at the person's word: what it would have told them is theirs already.
-  await settle(r.id, paths, now, undefined);
+  await settle(r.id, paths, now);
   const notes: string[] = r.leftAlone ? [r.leftAlone] : [];
   // Only through git, only the worktree overnight made: never a delete of a path read from a file.
   if (r.repo && r.tree) {

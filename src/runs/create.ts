@@ -5,6 +5,7 @@ import { startSession } from '../adapters/agent.js';
 import { present } from '../adapters/files.js';
 import { removeRunVars, saveRunVars } from '../adapters/outbox.js';
 import { markLive, markRemoved } from '../adapters/run-index.js';
+import { armEndTimer } from '../adapters/wake-timer.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { OperationalError } from '../core/errors.js';
@@ -72,6 +73,12 @@ export async function createRun(
     if (spec.repo) await (seed.worktree ?? newBranchWork(spec.repo)).undo();
     markRemoved(root, spec.id, null, spec.startedAt);
     throw new OperationalError(`could not start the agent: ${(err as Error).message}`);
+  }
+  // A pass comes at the end time, schedule or not: the synthesis starts on time.
+  try {
+    await armEndTimer(paths, spec.endsAt, spec.startedAt, io.env);
+  } catch (err) {
+    io.stderr(`warning: no timer for the end time: ${(err as Error).message}; a scheduled pass will do`);
   }
   // What the digest's targets name, from this environment: passes from cron have none of it.
   rememberDigestVars(root, settings, io.env, spec.startedAt);

@@ -102,6 +102,8 @@ export function makeSandbox(opts: { backend?: SandboxBackend } = {}) {
     // A night compressed: no backoff between restarts unless a test asks for it.
     OVERNIGHT_BACKOFF: '0s',
     ...(opts.backend ? { OVERNIGHT_BACKEND: opts.backend } : {}),
+    // Tests play the pass at the end time themselves, unless they test the end timer.
+    OVERNIGHT_END_TIMER: '0',
   };
 
   const withEnv = (extra: Record<string, string | undefined> = {}): Env => {
@@ -203,8 +205,9 @@ export function makeSandbox(opts: { backend?: SandboxBackend } = {}) {
     },
 
     /** The agent pid of session n, once the wrapper has recorded it and the agent has started up. */
-    async agentPid(id: string, n = 1): Promise<number> {
+    async agentPid(id: string, n = 1, timeout = 15_000): Promise<number> {
       const text = await waitFor(() => read(state(id, `agent-${n}.pid`)), {
+        timeout,
         what: `agent-${n}.pid of ${id}`,
       });
       const pid = Number(text.split(' ')[0]);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { scheduleCommand, type ScheduleAction, type ScheduleOptions } from '../../src/commands/schedule.js';
 import { findCronBlock } from '../../src/core/schedule/cron.js';
+import { runsHere } from '../helpers/ci.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/harness.js';
 
 // The real thing: the user's crontab and a running cron daemon (Debian's `cron`, which .ci/run
@@ -33,7 +34,7 @@ async function writeCrontab(text: string | null): Promise<void> {
 
 // It edits the real user's crontab: it runs in CI (which starts a cron daemon for it) or when
 // asked for with OVERNIGHT_TEST_CRON=1, never by surprise on a developer's machine.
-const WANTED = process.env.CI === 'true' || process.env.OVERNIGHT_TEST_CRON === '1';
+const WANTED = runsHere(process.env.OVERNIGHT_TEST_CRON === '1');
 
 describe.runIf(WANTED)('schedule install with a real cron daemon', () => {
   let sb: Sandbox | undefined;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { writeFileAtomic } from '../../src/adapters/files.js';
+import { runsHere } from '../helpers/ci.js';
 import { waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
@@ -53,7 +54,7 @@ function withTmpfs(sb: Sandbox): () => void {
   return () => execFileSync('umount', ['-l', sb.runs]);
 }
 
-describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mount it)', () => {
+describe.runIf(runsHere(root))('a full disk (runs root on a 4 MB tmpfs; needs root to mount it)', () => {
   it('passes fail and say why; no temp file is left; once space is back the run resumes and nothing is lost', async ({
     sb,
   }) => {
@@ -83,6 +84,10 @@ describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mo
       expect(status.stdout).toMatch(
         /passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/,
       );
+      // status looks at the disk itself, heartbeat or not.
+      expect(status.stdout).toMatch(/no space left on the disk that holds .*: passes cannot record anything/);
+      expect(status.stdout).toMatch(/fix: free space on that disk/);
+      expect((await sb.run(['status', '--check'])).exitCode).not.toBe(0);
       const doctor = await sb.run(['doctor']);
       expect(doctor.stdout).toMatch(
         /passes are failing since \d\d:\d\d: no space left on the disk \(ENOSPC\)/,
@@ -101,9 +106,31 @@ describe.skipIf(!root)('a full disk (runs root on a 4 MB tmpfs; needs root to mo
       expect((await sb.run(['logs', id, '--all'])).stdout).toMatch(/── session 2 · .* · resumed\b/);
       const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { sessions: number }[];
       expect(row?.sessions).toBe(2);
-      expect((await sb.run(['status'])).stdout).not.toMatch(/passes are failing/);
+      expect((await sb.run(['status'])).stdout).not.toMatch(/passes are failing|no space left/);
       expect(sb.read(sb.ws(id, 'findings', 'canary.md'))).toBe('the canary\n');
       expect(tempFiles(sb.runs)).toEqual([]);
+    } finally {
+      await sb.tmux(['kill-server']);
+      unmount();
+    }
+  });
+
+  it('a disk that filled before any pass could record it: status says so, and --check fails', async ({
+    sb,
+  }) => {
+    const unmount = withTmpfs(sb);
+    try {
+      sb.setBehaviour({ work: 60 });
+      const { id } = await sb.launch('Fill the disk early', ['--duration', '1h']);
+      await sb.agentPid(id);
+      const fine = await sb.run(['status', '--check']);
+      expect(fine.stdout).not.toMatch(/no space left/);
+      fillDisk(sb.runs);
+      const status = await sb.run(['status', '--check']);
+      expect(status.exitCode).not.toBe(0);
+      expect(status.stdout).toMatch(
+        /warning: no space left on the disk that holds .* \(\d+ KB free\): passes cannot record anything/,
+      );
     } finally {
       await sb.tmux(['kill-server']);
       unmount();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { initialPrompt } from '../../src/core/agent/briefing.js';
+import { runsHere } from '../helpers/ci.js';
 import {
   alive,
   allCmdlines,
@@ -262,7 +263,7 @@ describe('launch refuses before creating anything', () => {
     nothingCreated();
   });
 
-  it.runIf(process.getuid?.() === 0)(
+  it.runIf(runsHere(process.getuid?.() === 0))(
     'exits 2 for permission_mode bypassPermissions as root without IS_SANDBOX',
     async () => {
       const r = await sb.run(['launch', 'Bypass as root'], {

@@ -51,3 +51,28 @@ describe('logs: the story around the stream', () => {
     expect(again.stdout).toMatch(/^── session 3 · .* · the synthesis: end time reached/m);
   });
 });
+
+describe('logs of a failed run', () => {
+  it('begins with the first session’s header; the last session’s "no result" is where it ended', async ({
+    sb,
+  }) => {
+    // Killed without a result (as out of memory): each session ends in a "no result" line.
+    sb.setBehaviour({ work: 1, oom: true });
+    const { id } = await sb.launch('Fail at once', ['--duration', '1h', '--max-restarts', '1']);
+    await waitFor(() => sb.read(sb.ws(id, 'FAILED')), { timeout: 30_000, what: 'FAILED' });
+    await sb.quiesce();
+    for (const args of [['--all'], []]) {
+      const r = await sb.run(['logs', id, ...args]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0], r.stdout).toMatch(/^── session \d+ · /);
+      expect(lines.at(-1)).toMatch(/^■ the run is FAILED: circuit breaker/);
+      // Each "no result" closes its own session: right before the next header, or the run's end.
+      const shown = lines.filter((l) => l !== '');
+      shown.forEach((l, i) => {
+        if (l.startsWith('■ no result')) expect(shown[i + 1] ?? '').toMatch(/^(── session|■ the run is)/);
+      });
+      expect(lines.at(-2)).toMatch(/^■ no result: killed by SIGKILL \(exit 137\)/);
+    }
+  });
+});

@@ -262,7 +262,7 @@ describe('notifications when passes and senders die', () => {
     expect(JSON.parse(hook.received('/finish')[0]?.body ?? '')).toMatchObject({ event: 'done', run: id });
   });
 
-  it('archive of a run whose DONE a dying pass never queued: queued before it leaves every pass, then sent', async ({
+  it('archive of a run that finished before notify: was configured: nothing is queued, nothing sent', async ({
     sb,
   }) => {
     sb.setBehaviour({ report: true });
@@ -275,6 +275,30 @@ describe('notifications when passes and senders die', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sb.read(join(sb.runs, 'archive', id, 'DONE'))).not.toBeNull();
     expect((await sb.run(['reconcile'])).exitCode).toBe(0);
-    await waitFor(() => hook.received('/archived').length === 1, { what: 'the done notice' });
+    expect((await sb.run(['notify', 'deliver'])).exitCode).toBe(0);
+    expect(readdirSync(sb.runs).includes('.notify') ? outbox(sb) : []).toEqual([]);
+    expect(hook.received('/archived')).toEqual([]);
   });
+
+  it.for(['archive', 'rm'])(
+    'a notice queued before %s is not sent after it (its paths are gone), and not tried again',
+    async (verb, { sb }) => {
+      writeConfig(sb, `notify_backoff: 1s\nnotify:\n  - webhook: ${hook.url('/gone')}\n`);
+      hook.answer('/gone', 500);
+      sb.setBehaviour({ report: true });
+      const { id } = await sb.launch('Moved before its notice went out');
+      await waitFor(() => hook.received('/gone').length === 1, { what: 'the first try' });
+      await waitFor(() => sb.read(sb.state(id, 'final.json')), { what: 'summarized' });
+      await sb.quiesce();
+      const r = await sb.run(verb === 'rm' ? ['rm', '--yes', id] : ['archive', id]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      hook.answer('/gone', 200);
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the retry is due
+      for (let i = 0; i < 2; i++) expect((await sb.run(['notify', 'deliver'])).exitCode).toBe(0);
+      expect(hook.received('/gone')).toHaveLength(1);
+      expect(outbox(sb)).toEqual([expect.objectContaining({ status: 'failed' })]);
+      const status = await sb.run(['status', '--all', ...(verb === 'archive' ? ['--archived'] : [])]);
+      expect(status.stdout).not.toMatch(/notifications failing/);
+    },
+  );
 });

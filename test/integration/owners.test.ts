@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect } from 'vitest';
 
 import { parseTargets } from '../../src/core/notify/targets.js';
 import { runPaths } from '../../src/core/run/paths.js';
+import { runsHere } from '../helpers/ci.js';
 import { waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 import { startWebhook, type Webhook } from '../helpers/webhook.js';
@@ -84,7 +85,7 @@ describe('other users', () => {
     expect(readdirSync(sb.runs)).toEqual([]);
   });
 
-  it.skipIf(!ROOT)(`a runs root owned by another uid is refused (${NOT_ROOT})`, async ({ sb }) => {
+  it.runIf(runsHere(ROOT))(`a runs root owned by another uid is refused (${NOT_ROOT})`, async ({ sb }) => {
     mkdirSync(sb.runs, { mode: 0o700 });
     chownSync(sb.runs, OTHER, OTHER);
     for (const args of [['launch', '--duration', '1h', 'A task'], ['status'], ['reconcile']]) {
@@ -119,20 +120,23 @@ describe('other users', () => {
     chmodSync(bad.workspace, 0o700);
   });
 
-  it.skipIf(!ROOT)(`a run whose records another uid owns is skipped (${NOT_ROOT})`, async ({ sb }) => {
-    sb.setBehaviour({ work: 120 });
-    const run = await sb.launch('A task');
-    await sb.agentPid(run.id);
-    const records = runPaths(sb.runs, run.id).state;
-    chownSync(records, OTHER, OTHER);
-    const pass = await sb.run(['reconcile', '--json']);
-    const outcomes = JSON.parse(pass.stdout) as { id: string; action: string; message: string }[];
-    expect(outcomes.find((o) => o.id === run.id)).toMatchObject({
-      action: 'skipped',
-      message: expect.stringContaining(`belongs to uid ${OTHER}`),
-    });
-    chownSync(records, 0, 0);
-  });
+  it.runIf(runsHere(ROOT))(
+    `a run whose records another uid owns is skipped (${NOT_ROOT})`,
+    async ({ sb }) => {
+      sb.setBehaviour({ work: 120 });
+      const run = await sb.launch('A task');
+      await sb.agentPid(run.id);
+      const records = runPaths(sb.runs, run.id).state;
+      chownSync(records, OTHER, OTHER);
+      const pass = await sb.run(['reconcile', '--json']);
+      const outcomes = JSON.parse(pass.stdout) as { id: string; action: string; message: string }[];
+      expect(outcomes.find((o) => o.id === run.id)).toMatchObject({
+        action: 'skipped',
+        message: expect.stringContaining(`belongs to uid ${OTHER}`),
+      });
+      chownSync(records, 0, 0);
+    },
+  );
 });
 
 describe('the outbox', () => {
@@ -144,7 +148,7 @@ describe('the outbox', () => {
     await hook.close();
   });
 
-  it.skipIf(!ROOT)(`a delivery planted by another uid runs nothing (${NOT_ROOT})`, async ({ sb }) => {
+  it.runIf(runsHere(ROOT))(`a delivery planted by another uid runs nothing (${NOT_ROOT})`, async ({ sb }) => {
     writeConfig(sb, ['notify:', `  - webhook: ${hook.url('/json')}`].join('\n'));
     mkdirSync(sb.runs, { mode: 0o700 });
     const mark = join(sb.dir, 'pwned');

@@ -35,6 +35,24 @@ describe('pause and resume', () => {
     });
   });
 
+  it('a paused run whose agent still works: status <run> says it is running, paused', async ({ sb }) => {
+    sb.setBehaviour({ work: 60 });
+    const { id } = await sb.launch('Pause me while I work', ['--duration', '1h']);
+    await sb.agentPid(id);
+    expect((await sb.run(['pause', id])).exitCode).toBe(0);
+    const text = await sb.run(['status', id]);
+    expect(text.stdout).toMatch(/session 1 started → .*running, paused/);
+    expect(text.stdout).not.toMatch(/ended without an exit status/);
+    const [row] = JSON.parse((await sb.run(['status', id, '--json'])).stdout) as {
+      state: string;
+      agentRunning?: boolean;
+      timeline: { kind: string; end?: { kind: string } }[];
+    }[];
+    expect(row?.state).toBe('paused');
+    expect(row?.agentRunning).toBe(true);
+    expect(row?.timeline.find((e) => e.kind === 'session')?.end).toMatchObject({ kind: 'running' });
+  });
+
   it('pause --all pauses every run through one file in the runs root; resume --all lifts it', async ({
     sb,
   }) => {

@@ -257,7 +257,12 @@ describe('decide', () => {
       name: 'crashed after the end time',
       obs: observation({ session: ended(session(), { exit: exited(1) }) }),
       now: AFTER_END,
-      want: { kind: 'start', mode: 'synthesis', exit: 1, reason: 'end time reached (exit 1)' },
+      want: {
+        kind: 'start',
+        mode: 'synthesis',
+        exit: 1,
+        reason: 'end time reached (exit 1); the synthesis starts 5m late, with its whole budget (30m)',
+      },
     },
     {
       name: 'interrupted at the end (SIGINT)',

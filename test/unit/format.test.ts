@@ -67,7 +67,14 @@ describe('supervisionWarning', () => {
       name: 'live runs, no schedule',
       args: [null, null, 2, NOW],
       want:
-        'warning: no schedule is installed: nothing will restart these runs if they crash. ' +
+        'warning: no schedule is installed: these runs will not be restarted after a crash. ' +
+        'Run `overnight schedule install`.',
+    },
+    {
+      name: 'one live run (launch), no schedule',
+      args: [null, null, 1, NOW],
+      want:
+        'warning: no schedule is installed: the run will not be restarted after a crash. ' +
         'Run `overnight schedule install`.',
     },
     {

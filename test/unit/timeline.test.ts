@@ -20,6 +20,19 @@ describe('buildTimeline, said in words', () => {
       want: ['23:15  session 1 started → running'],
     },
     {
+      name: 'paused, its agent still at work: running, not "ended without an exit status"',
+      input: night({ events: [ev.pause(at('00:00:00'))], paused: true }),
+      want: ['23:15  session 1 started → running, paused', '00:00  paused (by user)'],
+    },
+    {
+      name: 'paused, its agent gone without a record: that is said',
+      input: night({ events: [ev.pause(at('00:00:00'))], paused: true, live: false }),
+      want: [
+        '23:15  session 1 started → ended without an exit status or a result',
+        '00:00  paused (by user)',
+      ],
+    },
+    {
       name: 'a SIGKILL, then a resume',
       input: night({
         events: [ev.start(at('01:25:30'), 2, 'resume', KILLED)],

@@ -153,9 +153,12 @@ export function removable(d: Delivery, scannedTo: number | null, now: Date): boo
   return age >= (d.status === 'sent' ? SENT_KEEP_MS : FAILED_KEEP_MS);
 }
 
+/** Why a notice of a run archived or deleted after it was queued is not sent (not a failure). */
+export const RUN_GONE = 'the run was archived or deleted before the notice went out; it is not sent';
+
 /** The line status shows for a delivery that has failed, once or for good; null when it has not. */
 export function failureWarning(d: Delivery): string | null {
-  if (!d.lastError || d.status === 'sent') return null;
+  if (!d.lastError || d.status === 'sent' || d.lastError === RUN_GONE) return null;
   // Masked again: a record written by an older version may hold a URL whole.
   const head = `notifications failing: ${d.target.label}: ${maskSecrets(d.lastError)}`;
   if (d.status === 'failed')

@@ -39,6 +39,8 @@ export interface RunPaths {
   hungFile: (n: number) => string;
   /** When a backoff timer is armed to wake the next pass. */
   wake: string;
+  /** The timer armed for the run's end time (or its synthesis's deadline), so no schedule is needed. */
+  endWake: string;
   /** The status summary written once a finished run is verified free of agents. */
   final: string;
   /** Byte offset of events.jsonl up to which transitions were queued for notification. */
@@ -103,6 +105,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     specCache: st('spec.json'),
     streamIndex: st('stream-index.json'),
     wake: st('wake-at'),
+    endWake: st('wake-end'),
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
     final: finished.final,

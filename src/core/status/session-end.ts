@@ -40,6 +40,8 @@ export interface SessionEndFacts {
   exit: ExitRecord | null;
   result: SessionFacts['result'];
   running: boolean;
+  /** The run is paused: a running session goes on, nothing restarts it. */
+  paused?: boolean;
   /** What overnight or the person did to stop it, if anything. */
   stoppedBy: { kind: 'interrupt' | 'hang'; reason: string; atEndTime?: boolean } | null;
 }
@@ -50,7 +52,7 @@ const endFacts = { auth: false, reportExists: false, stoppedByUs: false };
 export function sessionEnd(f: SessionEndFacts): SessionEnd {
   const exit = f.exit?.code ?? null;
   const end = (kind: EndKind, text: string): SessionEnd => ({ kind, text, exit });
-  if (f.running) return end('running', 'running');
+  if (f.running) return end('running', f.paused ? 'running, paused' : 'running');
   if (f.stoppedBy?.kind === 'hang') {
     const why = f.stoppedBy.reason.replace(/^hung:\s*/i, '');
     return end('stopped', `stopped as hung (${why})`);

@@ -16,11 +16,14 @@ export function supervisionWarning(
   cmd = 'overnight',
 ): string | null {
   if (liveRuns === 0) return null;
-  if (!schedule)
+  // The end timer still ends the night on time; only restarts after a crash need the schedule.
+  if (!schedule) {
+    const runs = liveRuns === 1 ? 'the run' : 'these runs';
     return (
-      'warning: no schedule is installed: nothing will restart these runs if they crash. ' +
+      `warning: no schedule is installed: ${runs} will not be restarted after a crash. ` +
       `Run \`${cmd} schedule install\`.`
     );
+  }
   const every = `${schedule.backend} every ${formatDuration(schedule.everySeconds)}`;
   const check = `Check \`${cmd} schedule status\` and \`${cmd} doctor\`.`;
   if (!lastPassAt) return `warning: no reconcile pass has run yet (${every}). ${check}`;

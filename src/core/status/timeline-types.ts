@@ -55,5 +55,7 @@ export interface TimelineInput {
   current: SessionRecord | null;
   /** The current session's agent is alive now. */
   live: boolean;
+  /** The run is paused (its live agent goes on; nothing is restarted). */
+  paused?: boolean;
   sentinel: { kind: 'DONE' | 'FAILED'; reason: string; at: Date | null } | null;
 }

@@ -198,6 +198,7 @@ export function buildTimeline(input: TimelineInput): TimelineEntry[] {
       exit,
       result: input.sessions.find((f) => f.n === s.n)?.result ?? null,
       running,
+      paused: input.paused === true,
       stoppedBy: stoppedBy
         ? {
             kind: stoppedBy.kind,

@@ -9,6 +9,7 @@ import { endLabel, NORMAL_ENDS } from './classify.js';
 import { done, endedOf, failed, start, type Rule } from './ended-facts.js';
 import { retrySynthesis, waitOutLimit } from './ended-waits.js';
 import { crashRestarts } from './exits.js';
+import { synthesisStart } from './late-start.js';
 import type { Action, AgentNotRunning, Observation } from './types.js';
 
 export { DEFAULT_LIMIT_WAIT, synthesisDeadline, SYNTHESIS_TRIES } from './ended-waits.js';
@@ -65,13 +66,12 @@ const spendCap: Rule = (e) => {
   const spentUsd = e.agent.costUsd;
   if (maxCost === null || spentUsd < maxCost * EXPLORE_SHARE) return null;
   const spent = `spend cap: ${money(spentUsd)} of ${money(maxCost)} spent`;
-  if (maxCost - spentUsd >= MIN_SYNTHESIS_USD) return start(e, 'synthesis', 'spend-cap', spent);
+  if (maxCost - spentUsd >= MIN_SYNTHESIS_USD) return synthesisStart(e, 'spend-cap', spent);
   return failed('spend-cap', `${spent}, nothing left for the report`);
 };
 
 /** 6.8 Time is up: one synthesis session writes the report. */
-const endTime: Rule = (e) =>
-  e.ended ? start(e, 'synthesis', 'end-time', `end time reached (${e.how})`) : null;
+const endTime: Rule = (e) => (e.ended ? synthesisStart(e, 'end-time', `end time reached (${e.how})`) : null);
 
 /** 6.9 Transient API trouble is waited out, not counted as a crash. */
 const apiTrouble: Rule = (e) =>

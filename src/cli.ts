@@ -43,6 +43,15 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         '(default: stop and wait for the reset)',
     )
     .option('--fallback-model <model>', 'model Claude Code switches to when the main one is overloaded')
+    .option(
+      '--verify <command>',
+      'a check overnight runs at the end (and on the base commit first), e.g. "npm test"',
+    )
+    .option('--verify-timeout <time>', 'how long the check may run before it is killed (default 20m)')
+    .option(
+      '--verify-budget <time>',
+      'time after the end for one fix session when the check fails (default 0)',
+    )
     .option('--json', 'print {"id","workspace","session","endsAt"} (and repo, branch, base, worktree)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

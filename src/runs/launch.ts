@@ -16,6 +16,7 @@ import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
+import { toolsWithCheck } from '../core/verify/tools.js';
 import { createRun, idTaken } from './create.js';
 import { checkBranch, checkRepo } from './repo.js';
 
@@ -35,6 +36,10 @@ export interface LaunchRequest {
   /** Keep working on paid extra usage (--allow-overage). */
   allowOverage?: boolean;
   fallbackModel?: string;
+  /** The check the run is verified by, and its limits (--verify, --verify-timeout, --verify-budget). */
+  verify?: string;
+  verifyTimeout?: string;
+  verifyBudget?: string;
   allowedTools?: string;
   permissionMode?: string;
   /** The repository to work on (--repo), and the branch's base and name. */
@@ -65,6 +70,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       max_cost: req.maxCost,
       allow_overage: req.allowOverage ? 'true' : undefined,
       fallback_model: req.fallbackModel,
+      verify: req.verify,
+      verify_timeout: req.verifyTimeout,
+      verify_budget: req.verifyBudget,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
     },
@@ -85,8 +93,10 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
-  const allowedTools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
-  warnings.push(...widerGrants(allowedTools, settings.permissionMode));
+  const tools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
+  // The grants are warned about as chosen; the check's own command is added after (exactly it).
+  const allowedTools = toolsWithCheck(tools, settings.verify);
+  warnings.push(...widerGrants(tools, settings.permissionMode));
 
   const root = settings.runsDir;
   usableRunsRoot(root, 'create');
@@ -117,6 +127,15 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       maxCost: settings.maxCost,
       allowOverage: settings.allowOverage,
       fallbackModel: settings.fallbackModel,
+      ...(settings.verify
+        ? {
+            verify: {
+              command: settings.verify,
+              timeout: settings.verifyTimeout,
+              budget: settings.verifyBudget,
+            },
+          }
+        : {}),
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createRun(root, spec, io, settings);

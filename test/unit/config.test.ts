@@ -51,6 +51,9 @@ describe('defaults', () => {
       lateReport: 6 * 3600,
       allowOverage: false,
       fallbackModel: null,
+      verify: null,
+      verifyTimeout: 20 * 60,
+      verifyBudget: 0,
     });
   });
 

@@ -45,7 +45,8 @@ export type Kind =
   | 'tools'
   | 'money'
   | 'size'
-  | 'boolean';
+  | 'boolean'
+  | 'shell';
 
 export const ACCEPTS: Record<Kind, string> = {
   path: 'expected a directory path',
@@ -59,6 +60,7 @@ export const ACCEPTS: Record<Kind, string> = {
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
   size: 'expected a size such as 256MB, 1GB or 500KB',
   boolean: 'expected true or false',
+  shell: 'expected a shell command, such as "npm test"',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -112,6 +114,10 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       if (['false', 'no', 'off', '0'].includes(word)) return { ok: true, value: false };
       return { ok: false };
     }
+    case 'shell':
+      return typeof text === 'string' && text.trim() !== '' && text.length <= 4096 && !text.includes('\0')
+        ? { ok: true, value: text.trim() }
+        : { ok: false };
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };

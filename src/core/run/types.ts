@@ -1,3 +1,5 @@
+import type { VerifySpec } from '../verify/types.js';
+
 // A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
 export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
@@ -62,6 +64,8 @@ export interface RunSpec {
   allowOverage: boolean;
   /** Passed to every session as --fallback-model; null for none. */
   fallbackModel: string | null;
+  /** The check the run is verified by (`launch --verify`); absent for a run without one. */
+  verify?: VerifySpec;
   /** The finished run this one follows up (`overnight continue`), when it does. */
   continues?: string;
   /**

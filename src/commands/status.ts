@@ -66,7 +66,9 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   );
   if (opts.json || name) rows = await withCommits(rows);
 
-  const live = rows.filter((r) => ['running', 'waiting', 'synthesizing'].includes(r.state)).length;
+  const live = rows.filter((r) =>
+    ['running', 'waiting', 'verifying', 'synthesizing'].includes(r.state),
+  ).length;
   const { schedule, lastPassAt } = readSupervision(runsRoot);
   const exit = opts.check && rows.some((r) => needOf(r) !== null) ? 1 : 0;
   // Passes cannot act on runs they cannot write: said plainly, while the dashboard still shows them.

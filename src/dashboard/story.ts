@@ -47,7 +47,7 @@ export interface StoryRow {
 /** How much of events.jsonl's end the story reads. */
 const EVENTS_MAX_BYTES = 8 * 1024 * 1024;
 
-const LIVE: readonly RunState[] = ['running', 'synthesizing'];
+const LIVE: readonly RunState[] = ['running', 'synthesizing', 'verifying'];
 
 function attempt<T>(read: () => T, otherwise: T): T {
   try {

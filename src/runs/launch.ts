@@ -13,10 +13,11 @@ import { parseUntil } from '../core/config/duration.js';
 import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
-import { rootPaths } from '../core/run/paths.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
 import { toolsWithCheck } from '../core/verify/tools.js';
+import { baselineWarning } from './baseline.js';
 import { createRun, idTaken } from './create.js';
 import { checkBranch, checkRepo } from './repo.js';
 
@@ -141,6 +142,10 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
     await createRun(root, spec, io, settings);
   } finally {
     await release();
+  }
+  if (spec.verify && spec.repo) {
+    const baseline = await baselineWarning(runPaths(root, spec.id), spec.verify);
+    if (baseline) warnings.push(baseline);
   }
   return { spec, root, warnings };
 }

@@ -81,7 +81,7 @@ function legend(run: DigestRun, now: Date): string {
 
 function reportBlock(run: DigestRun): string {
   if (!run.report) {
-    const live = ['running', 'waiting', 'synthesizing', 'paused'].includes(run.state);
+    const live = ['running', 'waiting', 'verifying', 'synthesizing', 'paused'].includes(run.state);
     const said = live ? 'No report yet.' : 'No report was written: see findings/ and questions.md.';
     return `<p class="no-report">${said}</p>`;
   }

@@ -14,7 +14,7 @@ export interface DigestSummary {
   costUsd: number;
 }
 
-const LIVE = new Set(['running', 'waiting', 'synthesizing', 'paused']);
+const LIVE = new Set(['running', 'waiting', 'verifying', 'synthesizing', 'paused']);
 
 /** Why a run needs the person, in a few words, or null when it does not. */
 export function needsYou(run: DigestRun): string | null {

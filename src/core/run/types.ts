@@ -2,7 +2,15 @@ import type { VerifySpec } from '../verify/types.js';
 
 // A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
-export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
+export const RUN_STATES = [
+  'running',
+  'waiting',
+  'verifying',
+  'synthesizing',
+  'done',
+  'failed',
+  'paused',
+] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
 /** Limits and thresholds of one run, all durations in seconds. */

@@ -12,7 +12,7 @@ export interface NeedFacts {
   warnings?: string[];
 }
 
-export const LIVE_STATES: readonly RunState[] = ['running', 'waiting', 'synthesizing', 'paused'];
+export const LIVE_STATES: readonly RunState[] = ['running', 'waiting', 'verifying', 'synthesizing', 'paused'];
 
 const NO_REPORT = /^(no report|report incomplete)\b/;
 const OVERAGE = /^on extra usage\b|paid extra usage/;
@@ -47,7 +47,15 @@ export function summarize(rows: readonly NeedFacts[]): Summary {
   return { runs: rows.length, counts, needsYou: rows.filter((r) => needOf(r) !== null).length };
 }
 
-const ORDER: readonly RunState[] = ['running', 'synthesizing', 'waiting', 'paused', 'failed', 'done'];
+const ORDER: readonly RunState[] = [
+  'running',
+  'synthesizing',
+  'verifying',
+  'waiting',
+  'paused',
+  'failed',
+  'done',
+];
 
 /** `6 runs · 2 running · 1 waiting · 1 needs you · 2 done` (states with no run left out). */
 export function summaryLine(s: Summary): string {

@@ -2,6 +2,7 @@ import type { RunSpec, SessionRecord } from '../run/types.js';
 import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
+import { verifyStep } from './verify.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
 // rules matters; the numbers follow the design notes.
@@ -10,7 +11,12 @@ import type { Action, AgentNotRunning, Observation, RunningAgent } from './types
 export const FAILED_RESUMES = 3;
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
-  return needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
+  return verifyStep(
+    spec,
+    obs,
+    now,
+    needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now))),
+  );
 }
 
 /** A session of a repository run starts in its worktree; one removed behind overnight's back ends the run. */

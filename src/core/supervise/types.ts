@@ -1,4 +1,5 @@
 import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
+import type { CheckStep, ObservedChecks } from '../verify/types.js';
 import type { Limit } from './limits.js';
 
 // What decide sees of one run, and what it asks for. Plain values: observe builds them, act obeys.
@@ -15,6 +16,8 @@ export interface Observation {
   outputAt: Date | null;
   /** A repository run whose worktree is no longer there: no session can start in it. */
   worktreeGone?: boolean;
+  /** The steps of the run's check (`verify`), for a run with one. */
+  checks?: ObservedChecks;
 }
 
 export interface ObservedSession extends SessionRecord {
@@ -103,4 +106,8 @@ export type Action =
   | { kind: 'wait'; until: Date; reason: string; resetsAt?: Date; late?: boolean }
   | { kind: 'interrupt'; reason: string; hung?: boolean }
   | { kind: 'watch'; reason: string }
-  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };
+  | { kind: 'finish'; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean }
+  /** Start a step of the run's check (`again`: its process was lost); see verify.ts. */
+  | { kind: 'check'; step: CheckStep; reason: string; again?: boolean }
+  /** Kill a check step that ran past verify_timeout. */
+  | { kind: 'stop-check'; step: CheckStep; reason: string };

@@ -108,13 +108,17 @@ export function verifyResult(
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** ` (3 failures were there before the night)`, or nothing. */
+function beforeNight(v: VerifyResult): string {
+  const n = v.baseline?.failed ?? 0;
+  return n > 0 ? ` (${plural(n, 'failure')} ${n === 1 ? 'was' : 'were'} there before the night)` : '';
+}
+
 /** `verified: 212 passed, 0 new failures` / `NOT verified: 2 new failures` / `check error: …`. */
 export function verdictLine(v: VerifyResult): string {
   if (v.verdict === 'none') return '';
   if (v.verdict === 'error') return `check error: ${v.error ?? 'no result'}`;
-  const base = v.baseline?.failed
-    ? ` (${plural(v.baseline.failed, 'failure')} were there before the night)`
-    : '';
+  const base = beforeNight(v);
   if (v.verdict === 'verified') {
     const passed =
       v.final?.passed !== null && v.final?.passed !== undefined ? `${v.final.passed} passed, ` : '';
@@ -137,9 +141,7 @@ export function synthesisNote(v: VerifyResult): string {
       'Say so in the report; do not claim the work is verified.\n'
     );
   const names = v.newFailures.length > 0 ? `: ${v.newFailures.slice(0, 20).join(', ')}` : '';
-  const base = v.baseline?.failed
-    ? ` (${plural(v.baseline.failed, 'failure')} were there before the night)`
-    : '';
+  const base = beforeNight(v);
   return (
     `\nThe check ${cmd}, which overnight ran itself at the end, shows ` +
     `${plural(v.newFailureCount, 'new failure')}${names}${base}. ` +

@@ -84,6 +84,31 @@ describe('a run with a check', () => {
     const synthesis = sb.calls().at(-1);
     expect(synthesis?.stdin).toMatch(/shows 1 new failure: subtracts.*do not claim success/s);
     expect(sb.read(join(run.workspace, 'REPORT.md'))).toMatch(/All done/);
+
+    // result.json, beside the report, in its documented schema; status --json carries the same verify.
+    const text = await waitFor(() => sb.read(join(run.workspace, 'result.json')), { what: 'result.json' });
+    const result = JSON.parse(text) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      schema: 1,
+      id: run.id,
+      state: 'done',
+      reason: expect.stringMatching(/NOT verified/),
+      verify: {
+        command: 'node --test',
+        verdict: 'not-verified',
+        baseline: { passed: 2, failed: 1, failures: ['multiplies'] },
+        final: { passed: 2, failed: 1, failures: ['subtracts'] },
+        newFailures: ['subtracts'],
+        output: sb.state(run.id, 'check-final.log'),
+      },
+      repo: { path: repo, branch: `overnight/${run.id}` },
+      restarts: 0,
+      report: join(run.workspace, 'REPORT.md'),
+    });
+    for (const key of ['sessions', 'costUsd', 'startedAt', 'endsAt', 'questions'])
+      expect(result).toHaveProperty(key);
+    const status = await sb.run(['status', run.id, '--json']);
+    expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
   });
 
   it('an agent that makes every test pass is verified', async ({ sb }) => {

@@ -47,6 +47,15 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--backend <name>',
       'how sessions run: tmux or detached (default: backend in config, else tmux where installed)',
     )
+    .option(
+      '--verify <command>',
+      'a check overnight runs at the end (and on the base commit first), e.g. "npm test"',
+    )
+    .option('--verify-timeout <time>', 'how long the check may run before it is killed (default 20m)')
+    .option(
+      '--verify-budget <time>',
+      'time after the end for one fix session when the check fails (default 0)',
+    )
     .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

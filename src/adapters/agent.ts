@@ -56,6 +56,8 @@ export interface SessionStart {
   again?: boolean;
   /** A late synthesis: when it must be done by. */
   deadline?: Date;
+  /** Said after the prompt (the check's verdict, for the synthesis). */
+  note?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   if (!again)
     writeFileAtomic(
       s.paths.prompt,
-      promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation),
+      promptFor(s.spec, s.mode, s.now, s.handover, s.paths.workspace, continuation) + (s.note ?? ''),
     );
   writeSession(s.paths, session);
   if (s.mode !== 'initial' && !again)

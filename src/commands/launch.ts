@@ -19,6 +19,9 @@ export interface LaunchOptions {
   maxCost?: string;
   allowOverage?: boolean;
   fallbackModel?: string;
+  verify?: string;
+  verifyTimeout?: string;
+  verifyBudget?: string;
   taskFile?: string;
   repo?: string;
   base?: string;

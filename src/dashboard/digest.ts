@@ -11,6 +11,7 @@ import { OperationalError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { FinishedPicker } from '../core/run/run-index.js';
+import { verdictLine } from '../core/verify/verdict.js';
 import type { PassContext } from '../reconcile/context.js';
 import { collectRows } from './collect.js';
 import type { StatusRow } from './rows.js';
@@ -74,6 +75,7 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
     ...(row.warnings?.length ? { warnings: row.warnings } : {}),
     ...(row.continues ? { continues: row.continues } : {}),
     ...(row.continuedBy ? { continuedBy: row.continuedBy } : {}),
+    ...(row.verify ? { verify: { verdict: row.verify.verdict, line: verdictLine(row.verify) } } : {}),
   };
 }
 

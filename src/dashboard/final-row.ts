@@ -78,6 +78,13 @@ const FIELDS: Record<string, Check> = {
   worktree: text(),
   commits: nullable(listOf(shape({ sha: word, subject: text() }), 1000)),
   lastTransition: nullable((v) => transitionOf(v) !== null),
+  verify: shape({
+    command: nullable(text()),
+    verdict: (v) => ['verified', 'not-verified', 'error', 'none'].includes(v as string),
+    newFailures: listOf(text(), 1000),
+    newFailureCount: count,
+    output: nullable(text()),
+  }),
   countsStamp: word,
 };
 

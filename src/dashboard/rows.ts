@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 
+import { checkOutput } from '../adapters/check.js';
 import { mtime } from '../adapters/files.js';
 import { readTextInside } from '../adapters/inside.js';
 import { readContinuedBy, readSessionLogs, readTail } from '../adapters/store.js';
@@ -23,6 +24,7 @@ import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
 import { headline } from '../core/text.js';
+import { verifyResult, type VerifyResult } from '../core/verify/verdict.js';
 import { transitionOf } from './final-row.js';
 
 /** One run as `status --json` shows it: the table's columns and more. */
@@ -37,6 +39,8 @@ export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow
   lastTransition: Record<string, unknown> | null;
   /** A paused run's agent still runs: a pause stops nothing, it only restarts nothing. */
   agentRunning?: true;
+  /** The check's verdict, for a run with one (`launch --verify`). */
+  verify?: VerifyResult;
 }
 
 /** How much of the events log's end is read for its last line. */
@@ -203,7 +207,13 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     ...(retrying ? { retrying } : {}),
     ...whyNow(spec, obs, now),
     ...(obs.paused && !obs.sentinel && obs.session?.agent.running ? { agentRunning: true as const } : {}),
+    ...(spec.verify ? { verify: verifyOf(spec, paths, obs) } : {}),
   };
+}
+
+function verifyOf(spec: RunSpec, paths: RunPaths, obs: Observation): VerifyResult {
+  const checks = obs.checks ?? {};
+  return verifyResult(spec.verify, checks, checkOutput(paths, checks.recheck ? 'recheck' : 'final'));
 }
 
 /**

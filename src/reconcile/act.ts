@@ -1,4 +1,5 @@
 import { removeSession, startSession, stopAgent, wrapperOf } from '../adapters/agent.js';
+import { startCheck, stopCheck } from '../adapters/check.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import {
@@ -16,6 +17,7 @@ import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
+import { synthesisNote, verifyResult } from '../core/verify/verdict.js';
 import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
 
@@ -80,6 +82,18 @@ export async function act(
     }
     case 'start':
       return start(spec, paths, obs, action, ctx, now, record);
+    case 'check': {
+      // `stop` may have written a sentinel since this run was observed: nothing starts after it.
+      if (readSentinel(paths)) return false;
+      const tries = action.again ? (obs.checks?.[action.step]?.tries ?? 1) + 1 : 1;
+      await startCheck(spec, paths, action.step, now, tries);
+      record({ step: action.step, tries, ...(action.again ? { again: true } : {}) });
+      return true;
+    }
+    case 'stop-check':
+      await stopCheck(paths, action.step, now);
+      record({ step: action.step });
+      return true;
   }
 }
 
@@ -139,6 +153,10 @@ async function start(
     handover,
     again: action.again,
     deadline: action.deadline,
+    // The synthesis hears the check's verdict: overnight's, which the report may not contradict.
+    ...(action.mode === 'synthesis' && spec.verify
+      ? { note: synthesisNote(verifyResult(spec.verify, obs.checks ?? {}, null)) }
+      : {}),
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   const again = action.again ? { again: true } : {};

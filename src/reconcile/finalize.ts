@@ -11,6 +11,7 @@ import { readAgent, readSentinel, readSession, readSpec } from '../adapters/stor
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
+import { writeResult } from '../dashboard/result.js';
 import { buildRow, countsStamp } from '../dashboard/rows.js';
 import type { Notifier } from '../notify/queue.js';
 import { observe } from './observe.js';
@@ -94,6 +95,7 @@ export async function finalizeFinished(
     const obs = await observe(paths, spec, async () => false, process.env, now);
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
+    writeResult(summary, paths);
   }
   const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
   markFinished(dirname(paths.workspace), { id, finishedAt: now, state });

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 
+import { observeChecks } from '../adapters/check.js';
 import { exists, mtime } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
 import {
@@ -74,6 +75,7 @@ export async function observe(
     reportExists: exists(paths.report),
     outputAt,
     ...(spec.repo && !exists(spec.repo.worktree) ? { worktreeGone: true } : {}),
+    ...(spec.verify ? { checks: await observeChecks(paths, now) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSession } from '../adapters/agent.js';
+import { startCheck } from '../adapters/check.js';
 import { present } from '../adapters/files.js';
 import { removeRunVars, saveRunVars } from '../adapters/outbox.js';
 import { markLive, markRemoved } from '../adapters/run-index.js';
@@ -56,15 +57,18 @@ export async function createRun(
   try {
     // Passes look at live runs only: this one is among them before its agent can start.
     markLive(root, spec.id);
-    await startSession({
-      spec,
-      paths,
-      mode: 'initial',
-      previous: null,
-      reason: 'launch',
-      exit: null,
-      now: spec.startedAt,
-    });
+    // A repository run with a check takes its baseline first; the passes start the first session.
+    if (spec.verify && spec.repo) await startCheck(spec, paths, 'baseline', spec.startedAt, 1);
+    else
+      await startSession({
+        spec,
+        paths,
+        mode: 'initial',
+        previous: null,
+        reason: 'launch',
+        exit: null,
+        now: spec.startedAt,
+      });
   } catch (err) {
     // Nothing was produced yet: a run that never started is removed, not left half made.
     rmSync(paths.workspace, { recursive: true, force: true });

@@ -14,9 +14,11 @@ import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '..
 import { OperationalError, UsageError } from '../core/errors.js';
 import { backendProblem, chooseBackend, type BackendName } from '../core/run/backend.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
-import { rootPaths } from '../core/run/paths.js';
+import { rootPaths, runPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
+import { toolsWithCheck } from '../core/verify/tools.js';
+import { baselineWarning } from './baseline.js';
 import { createRun, idTaken } from './create.js';
 import { liveNamesakes } from './namesakes.js';
 import { checkBranch, checkRepo } from './repo.js';
@@ -37,6 +39,10 @@ export interface LaunchRequest {
   /** Keep working on paid extra usage (--allow-overage). */
   allowOverage?: boolean;
   fallbackModel?: string;
+  /** The check the run is verified by, and its limits (--verify, --verify-timeout, --verify-budget). */
+  verify?: string;
+  verifyTimeout?: string;
+  verifyBudget?: string;
   allowedTools?: string;
   permissionMode?: string;
   /** The repository to work on (--repo), and the branch's base and name. */
@@ -71,6 +77,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       max_cost: req.maxCost,
       allow_overage: req.allowOverage ? 'true' : undefined,
       fallback_model: req.fallbackModel,
+      verify: req.verify,
+      verify_timeout: req.verifyTimeout,
+      verify_budget: req.verifyBudget,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
       backend: req.backend,
@@ -92,8 +101,10 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
-  const allowedTools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
-  warnings.push(...widerGrants(allowedTools, settings.permissionMode));
+  const tools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
+  // The grants are warned about as chosen; the check's own command is added after (exactly it).
+  const allowedTools = toolsWithCheck(tools, settings.verify);
+  warnings.push(...widerGrants(tools, settings.permissionMode));
 
   const root = settings.runsDir;
   usableRunsRoot(root, 'create');
@@ -131,11 +142,24 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       allowOverage: settings.allowOverage,
       fallbackModel: settings.fallbackModel,
       backend,
+      ...(settings.verify
+        ? {
+            verify: {
+              command: settings.verify,
+              timeout: settings.verifyTimeout,
+              budget: settings.verifyBudget,
+            },
+          }
+        : {}),
       paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
     };
     await createRun(root, spec, io, settings);
   } finally {
     await release();
+  }
+  if (spec.verify && spec.repo) {
+    const baseline = await baselineWarning(runPaths(root, spec.id), spec.verify);
+    if (baseline) warnings.push(baseline);
   }
   return { spec, root, warnings };
 }

@@ -52,6 +52,9 @@ describe('defaults', () => {
       allowOverage: false,
       fallbackModel: null,
       backend: null,
+      verify: null,
+      verifyTimeout: 20 * 60,
+      verifyBudget: 0,
     });
   });
 

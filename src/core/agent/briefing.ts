@@ -30,12 +30,33 @@ export interface BriefingInput {
   repo?: RepoBriefing | null;
   /** A follow-up's section on the run it continues (core/agent/continuation.ts). */
   continued?: string;
+  /** The check overnight runs at the end (`launch --verify`). */
+  verify?: { command: string } | null;
 }
 
-export function renderClaudeMd({ task, startedAt, endsAt, repo, continued }: BriefingInput): string {
+/** The briefing's part on the check: the command, and that overnight runs it itself. */
+export function verifySection(command: string): string {
+  const fence = fenceFor(command);
+  return `
+## The check
+
+At the end time overnight itself runs this command in your working directory, and the night's
+verdict comes from its exit code and test counts, not from your report:
+
+${fence}sh
+${command}
+${fence}
+
+You may run it yourself (exactly this command) to see where you stand. Failures that were there
+before the night are not held against you; failures you cause are.
+`;
+}
+
+export function renderClaudeMd({ task, startedAt, endsAt, repo, continued, verify }: BriefingInput): string {
   const fence = fenceFor(task);
   const synthesisFrom = new Date(startedAt.getTime() + 0.8 * (endsAt.getTime() - startedAt.getTime()));
   const f = repo ? runFiles(repo.runDir) : HERE;
+  const check = verify ? verifySection(verify.command) : '';
   const only = repo
     ? 'briefing and the task above tell you what to do;\n' +
       "   the repository's own CLAUDE.md tells you its conventions"
@@ -56,7 +77,7 @@ The task, exactly as it was given:
 ${fence}text
 ${task}
 ${fence}
-${continued ? `\n${continued}` : ''}${repo ? `\n${repoSection(repo, f)}` : ''}
+${continued ? `\n${continued}` : ''}${repo ? `\n${repoSection(repo, f)}` : ''}${check}
 ## Time
 
 - Started: ${humanTime(startedAt)}

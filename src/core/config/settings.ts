@@ -30,6 +30,12 @@ export interface Settings extends Limits {
   fallbackModel: string | null;
   /** How sessions run; null: tmux where it is installed, else detached. */
   backend: BackendName | null;
+  /** The check a run is verified by (`--verify`); null for none. */
+  verify: string | null;
+  /** Seconds the check may run. */
+  verifyTimeout: number;
+  /** Seconds after the end time for one fix session when the check fails (0: none). */
+  verifyBudget: number;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -87,10 +93,16 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   late_report: { field: 'lateReport', kind: 'duration', env: 'OVERNIGHT_LATE_REPORT' },
   allow_overage: { field: 'allowOverage', kind: 'boolean', env: 'OVERNIGHT_ALLOW_OVERAGE' },
   fallback_model: { field: 'fallbackModel', kind: 'model', env: 'OVERNIGHT_FALLBACK_MODEL' },
+  verify: { field: 'verify', kind: 'shell', env: 'OVERNIGHT_VERIFY' },
+  verify_timeout: { field: 'verifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_VERIFY_TIMEOUT' },
+  verify_budget: { field: 'verifyBudget', kind: 'duration', env: 'OVERNIGHT_VERIFY_BUDGET' },
   notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
   notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
   notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
 };
+
+/** Keys a config file may set to null (none). */
+const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify']);
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
@@ -124,6 +136,9 @@ export function defaultSettings(home: string): Settings {
     allowOverage: false,
     fallbackModel: null,
     backend: null,
+    verify: null,
+    verifyTimeout: 20 * 60,
+    verifyBudget: 0,
   };
 }
 
@@ -188,7 +203,7 @@ export function resolveSettings(layers: Layers): {
       });
     } else {
       for (const [key, raw] of Object.entries(file.data as Record<string, unknown>)) {
-        if (raw === null && (key === 'model' || key === 'max_cost' || key === 'fallback_model')) continue;
+        if (raw === null && NULLABLE.has(key)) continue;
         if (key === NOTIFY_KEY) {
           const { targets, problems: skipped } = parseTargets(raw, layers.home);
           settings.notify = targets;

@@ -47,7 +47,8 @@ export type Kind =
   | 'money'
   | 'size'
   | 'boolean'
-  | 'backend';
+  | 'backend'
+  | 'shell';
 
 export const ACCEPTS: Record<Kind, string> = {
   path: 'expected a directory path',
@@ -62,6 +63,7 @@ export const ACCEPTS: Record<Kind, string> = {
   size: 'expected a size such as 256MB, 1GB or 500KB',
   boolean: 'expected true or false',
   backend: 'expected tmux or detached (slurm is coming, and not available yet)',
+  shell: 'expected a shell command, such as "npm test"',
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -117,6 +119,10 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
     }
     case 'backend':
       return isBackend(text) ? { ok: true, value: text } : { ok: false };
+    case 'shell':
+      return typeof text === 'string' && text.trim() !== '' && text.length <= 4096 && !text.includes('\0')
+        ? { ok: true, value: text.trim() }
+        : { ok: false };
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };

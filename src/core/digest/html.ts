@@ -13,6 +13,9 @@ import { spanOf, timelineSvg } from './svg.js';
 import { nightsLine, runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
 
+/** The check's verdicts: the only words a data-verdict attribute may hold. */
+const VERDICTS = ['verified', 'not-verified', 'error', 'none'];
+
 // The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded,
 // no element that can navigate away (the content security policy forbids what it can too). Pure.
 // Every value from the agent, the task or a file goes through a helper of escape.ts for its
@@ -81,6 +84,13 @@ function legend(run: DigestRun, now: Date): string {
   return `<div class="legend">${shown.join('')}</div>`;
 }
 
+/** The check's verdict beside the report, for a run with one. */
+function checkBlock(run: DigestRun): string {
+  if (!run.verify?.line) return '';
+  const verdict = oneOf(run.verify.verdict, VERDICTS, 'none');
+  return `<p class="check" data-verdict="${verdict}">${esc(run.verify.line)}</p>`;
+}
+
 function reportBlock(run: DigestRun): string {
   if (!run.report) {
     const live = isLive(run.state);
@@ -139,6 +149,7 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
       .map((w) => `<p class="warning">${esc(w)}</p>`)
       .join('') +
     (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
+    checkBlock(run) +
     reportBlock(run) +
     (open > 0
       ? `<p class="q-count"><a href="#questions">${open} open ${noun(open, 'question')}</a> ` +

@@ -25,6 +25,9 @@ export function digestNeed(run: DigestRun): string | null {
     ...(run.problem ? { problem: run.problem } : {}),
     ...(run.onOverage ? { onOverage: true } : {}),
     ...(run.notifyFailing ? { notifyFailing: true } : {}),
+    ...(run.verify?.verdict === 'not-verified' || run.verify?.verdict === 'error'
+      ? { checkFailed: true }
+      : {}),
   });
   return found ? needWords(found.need, run.reason, run.problem) : null;
 }

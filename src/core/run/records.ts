@@ -1,3 +1,4 @@
+import type { VerifySpec } from '../verify/types.js';
 import { isBackend, type BackendName } from './backend.js';
 import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
@@ -115,6 +116,15 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
     fallback_model: spec.fallbackModel,
     ...(spec.continues ? { continues: spec.continues } : {}),
     backend: spec.backend,
+    ...(spec.verify
+      ? {
+          verify: {
+            command: spec.verify.command,
+            timeout_seconds: spec.verify.timeout,
+            budget_seconds: spec.verify.budget,
+          },
+        }
+      : {}),
     paths: {
       claude: spec.paths.claude,
       tmux: spec.paths.tmux,
@@ -210,6 +220,7 @@ export function specFromDoc(doc: unknown): RunSpec {
     fallbackModel: d.fallback_model === null || d.fallback_model === undefined ? null : str('fallback_model'),
     ...(typeof d.continues === 'string' && d.continues !== '' ? { continues: d.continues } : {}),
     backend,
+    ...verifyFromDoc(d.verify),
     paths: {
       claude: str('claude', p),
       // A detached run launched where tmux is not installed has none.
@@ -220,4 +231,29 @@ export function specFromDoc(doc: unknown): RunSpec {
       tmuxSocket: typeof p.tmux_socket === 'string' && p.tmux_socket !== '' ? p.tmux_socket : null,
     },
   };
+}
+
+/** run.yaml's `verify`: absent for runs without a check; a bad one is an error like any field. */
+function verifyFromDoc(v: unknown): { verify?: VerifySpec } {
+  if (v === undefined || v === null) return {};
+  const o = need(typeof v === 'object', v as Record<string, unknown>, 'verify');
+  const command = need(
+    typeof o.command === 'string' &&
+      o.command.trim() !== '' &&
+      o.command.length <= 4096 &&
+      !o.command.includes('\0'),
+    o.command as string,
+    'verify.command',
+  );
+  const timeout = need(
+    numberIn(o.timeout_seconds, 1, 1e9) !== null,
+    o.timeout_seconds as number,
+    'verify.timeout_seconds',
+  );
+  const budget = need(
+    numberIn(o.budget_seconds, 0, 1e9) !== null,
+    o.budget_seconds as number,
+    'verify.budget_seconds',
+  );
+  return { verify: { command, timeout, budget } };
 }

@@ -1,9 +1,18 @@
 import type { Cause } from '../supervise/causes.js';
+import type { VerifySpec } from '../verify/types.js';
 import type { BackendName } from './backend.js';
 
 // A run's records as plain values: its spec (run.yaml), sessions, restarts, exits, sentinels.
 
-export const RUN_STATES = ['running', 'waiting', 'synthesizing', 'done', 'failed', 'paused'] as const;
+export const RUN_STATES = [
+  'running',
+  'waiting',
+  'verifying',
+  'synthesizing',
+  'done',
+  'failed',
+  'paused',
+] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
 /** Limits and thresholds of one run, all durations in seconds. */
@@ -65,6 +74,8 @@ export interface RunSpec {
   allowOverage: boolean;
   /** Passed to every session as --fallback-model; null for none. */
   fallbackModel: string | null;
+  /** The check the run is verified by (`launch --verify`); absent for a run without one. */
+  verify?: VerifySpec;
   /** The finished run this one follows up (`overnight continue`), when it does. */
   continues?: string;
   /** How its sessions run (runs recorded before backends existed ran in tmux). */

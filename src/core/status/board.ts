@@ -42,7 +42,7 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
   });
   return [
     col('RUN', (r) => r.id, { min: 24 }),
-    col('STATE', (r) => (r.problem ? `${r.state}!` : r.state)),
+    col('STATE', (r) => (r.problem ? `${r.state}!` : r.state) + checkMark(r)),
     col('STARTED', (r) => startedText(r.startedAt ?? null, now, clock), { drop: 2 }),
     col('LEFT', (r) => timeLeft(r, now)),
     col('RESTARTS', (r) => `${r.restarts}/${r.maxRestarts ?? '?'}`, { drop: 3 }),
@@ -135,4 +135,11 @@ export function formatBoard<R extends TableRow>(
     out.push(cut(`${them} nothing · ${opts.cmd ?? 'overnight'} status --all`));
   }
   return out;
+}
+
+/** A run with a check shows overnight's verdict beside its state: ✓ verified, ✗ not (or no result). */
+function checkMark(r: TableRow): string {
+  const v = r.verify?.verdict;
+  if (v === 'verified') return ' ✓';
+  return v === 'not-verified' || v === 'error' ? ' ✗' : '';
 }

@@ -24,6 +24,7 @@ export const paint: Painter = (text, ...how) =>
 export const STATE_PAINT: Record<RunState, Paint[]> = {
   running: ['green'],
   synthesizing: ['cyan'],
+  verifying: ['cyan'],
   waiting: ['yellow'],
   paused: ['dim'],
   done: [],

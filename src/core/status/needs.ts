@@ -17,11 +17,14 @@ export interface NeedFacts {
   report?: boolean;
   onOverage?: true;
   notifyFailing?: true;
+  /** The check's verdict, for a run with one. */
+  verify?: { verdict: string };
 }
 
 /** What the row needs from the person, as a code; null when nothing. */
 export function needCode(r: NeedFacts): Need | null {
-  return attention(causeOf(r), r)?.need ?? null;
+  const checkFailed = r.verify?.verdict === 'not-verified' || r.verify?.verdict === 'error';
+  return attention(causeOf(r), { ...r, checkFailed })?.need ?? null;
 }
 
 export interface Summary {
@@ -36,7 +39,15 @@ export function summarize(rows: readonly NeedFacts[]): Summary {
   return { runs: rows.length, counts, needsYou: rows.filter((r) => needCode(r) !== null).length };
 }
 
-const ORDER: readonly RunState[] = ['running', 'synthesizing', 'waiting', 'paused', 'failed', 'done'];
+const ORDER: readonly RunState[] = [
+  'running',
+  'synthesizing',
+  'verifying',
+  'waiting',
+  'paused',
+  'failed',
+  'done',
+];
 
 /** `6 runs · 2 running · 1 waiting · 1 needs you · 2 done` (states with no run left out). */
 export function summaryLine(s: Summary): string {

@@ -6,7 +6,7 @@ import { isLive } from './live-states.js';
 // the digest and the notifications all ask here. Pure; no prose is read.
 
 /** Why a run needs the person: each reader words it its own way. */
-export type Need = 'broken-file' | 'failed' | 'no-report' | 'overage' | 'notifications';
+export type Need = 'broken-file' | 'failed' | 'not-verified' | 'no-report' | 'overage' | 'notifications';
 
 export interface AttentionFacts {
   state: RunState;
@@ -18,6 +18,8 @@ export interface AttentionFacts {
   onOverage?: boolean;
   /** Notifications about the run are not getting through. */
   notifyFailing?: boolean;
+  /** The run's check (`--verify`) found new failures, or could not run: overnight's verdict. */
+  checkFailed?: boolean;
 }
 
 export interface Attention {
@@ -31,6 +33,8 @@ export function attention(cause: Cause, f: AttentionFacts): Attention | null {
   const only = PERSON_ONLY.includes(cause);
   if (f.problem) return { need: 'broken-file', only: true };
   if (f.state === 'failed') return { need: 'failed', only };
+  // A night whose check failed is not done, whatever its report says.
+  if (f.state === 'done' && f.checkFailed) return { need: 'not-verified', only: false };
   // A night that ended without a report leaves findings/ to be read by hand; a stop is the person's own.
   if (f.state === 'done' && cause !== 'stopped') {
     if (f.report === false || (f.report === undefined && NO_REPORT.includes(cause)))
@@ -49,6 +53,8 @@ export function needWords(need: Need, reason: string, problem?: string): string 
       return `a file cannot be used: ${problem ?? reason}`;
     case 'failed':
       return reason || 'failed';
+    case 'not-verified':
+      return 'NOT verified: the check failed (its failures are in status <run>)';
     case 'no-report':
       return reason.startsWith('no report') ? reason : `no report (${reason || 'done'})`;
     case 'overage':

@@ -25,6 +25,9 @@ export const CAUSES = {
   paused: 'the person paused the run',
   unpaused: 'the person resumed the paused run',
   'leftover-agent': 'the run is finished but an agent still ran: stopped',
+  verifying: "the run's check (launch --verify) is due or running: on the base commit, or at the end",
+  'check-lost': "the check's process was lost (killed, the machine went down): started again once",
+  'check-timeout': 'the check ran past verify_timeout: killed with its process group',
   // DONE
   'report-written': 'REPORT.md was written (by the agent or the synthesis)',
   'report-incomplete': 'the synthesis was still writing when its budget ran out',

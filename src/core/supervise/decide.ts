@@ -3,6 +3,7 @@ import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import { agentAlive } from './live-states.js';
 import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
+import { verifyStep } from './verify.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
 // rules matters; their numbers are the README's ("Reading the code").
@@ -11,7 +12,12 @@ import type { Action, AgentNotRunning, Observation, RunningAgent } from './types
 export const FAILED_RESUMES = 3;
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
-  return needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
+  return verifyStep(
+    spec,
+    obs,
+    now,
+    needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now))),
+  );
 }
 
 /** 7.2 A repository run's session starts in its worktree: one removed outside overnight ends the run. */

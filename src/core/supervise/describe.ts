@@ -39,6 +39,10 @@ export function describeAction(
       return `${verb('waiting', 'wait')}: ${waitText(action, clock)}`;
     case 'watch':
       return `${verb('watching', 'watch')} a silent agent: ${action.reason}`;
+    case 'check':
+      return `${verb('started', 'start')} the check${action.again ? ' again' : ''}: ${action.reason}`;
+    case 'stop-check':
+      return `${verb('stopped', 'stop')} the check: ${action.reason}`;
     case 'start':
       if (action.again)
         return `${verb('started', 'start')} session ${obs.session?.n ?? '?'} again: ${action.reason}`;

@@ -4,7 +4,7 @@ import type { Observation } from './types.js';
 // Which states are still going, and which have an agent at work: said once for every reader. Pure.
 
 /** States of a run not yet finished: the dashboard lists them before finished runs. */
-export const LIVE_STATES: readonly RunState[] = ['running', 'waiting', 'synthesizing', 'paused'];
+export const LIVE_STATES: readonly RunState[] = ['running', 'waiting', 'verifying', 'synthesizing', 'paused'];
 
 /** States with an agent at work (exploring or writing the report). */
 export const AGENT_STATES: readonly RunState[] = ['running', 'synthesizing'];

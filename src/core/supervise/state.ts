@@ -11,6 +11,8 @@ export function stateOf(obs: Observation): RunState {
   if (s && (s.agent.running || (s.agent.wrapperAlive && !s.agent.exit))) {
     return s.mode === 'synthesis' ? 'synthesizing' : 'running';
   }
+  const checks = Object.values(obs.checks ?? {});
+  if (checks.some((c) => c.state === 'running' || c.state === 'starting')) return 'verifying';
   return 'waiting';
 }
 
@@ -45,6 +47,8 @@ export function stateAfter(action: Action, before: RunState): RunState {
     case 'interrupt':
     case 'wait':
       return 'waiting';
+    case 'check':
+      return 'verifying';
     default:
       return before;
   }

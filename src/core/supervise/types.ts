@@ -1,4 +1,5 @@
 import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
+import type { CheckStep, ObservedChecks } from '../verify/types.js';
 import type { Cause } from './causes.js';
 import type { Limit } from './limits.js';
 
@@ -16,6 +17,8 @@ export interface Observation {
   outputAt: Date | null;
   /** A repository run whose worktree is no longer there: no session can start in it. */
   worktreeGone?: boolean;
+  /** The steps of the run's check (`verify`), for a run with one. */
+  checks?: ObservedChecks;
 }
 
 export interface ObservedSession extends SessionRecord {
@@ -108,4 +111,8 @@ export type Action =
   | { kind: 'wait'; cause: Cause; until: Date; reason: string; resetsAt?: Date; late?: boolean }
   | { kind: 'interrupt'; cause: Cause; reason: string; hung?: boolean }
   | { kind: 'watch'; cause: Cause; reason: string }
-  | { kind: 'finish'; cause: Cause; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean };
+  | { kind: 'finish'; cause: Cause; sentinel: Sentinel['kind']; reason: string; stopAgent: boolean }
+  /** Start a step of the run's check (`again`: its process was lost); see verify.ts. */
+  | { kind: 'check'; cause: Cause; step: CheckStep; reason: string; again?: boolean }
+  /** Kill a check step that ran past verify_timeout. */
+  | { kind: 'stop-check'; cause: Cause; step: CheckStep; reason: string };

@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { agentCwd, type RunPaths } from '../core/run/paths.js';
+import { parsePidRecord } from '../core/run/records.js';
+import type { RunSpec } from '../core/run/types.js';
+import { outputLines } from '../core/verify/lines.js';
+import { parseTestOutput } from '../core/verify/parse.js';
+import {
+  CHECK_LOG_MAX,
+  checkFile,
+  checkState,
+  parseCheck,
+  parseCheckExit,
+  serializeCheck,
+} from '../core/verify/records.js';
+import {
+  CHECK_STEPS,
+  type CheckStep,
+  type ObservedCheck,
+  type ObservedChecks,
+} from '../core/verify/types.js';
+import { exists, readHead, readText, writeFileAtomic } from './files.js';
+import { selfCommand } from './install.js';
+import { isAlive, signalGroup } from './processes.js';
+import { readTail } from './store.js';
+
+// The check runner: the run's check command started detached in a process group of its own
+// through a small sh wrapper (src/wrapper/check.sh), observed like a session from its records, and
+// killed as a whole at verify_timeout. Separate from the agent's sessions: no tmux, no backend.
+
+export const CHECK_WRAPPER = fileURLToPath(new URL('../src/wrapper/check.sh', import.meta.url));
+
+/** Output read back for counts and messages. */
+const PARSE_BYTES = 1024 * 1024;
+const TAIL_LINES = 15;
+
+/**
+ * Starts a check step: its record first (a pass that dies after this leaves a step that is seen
+ * lost and started again), then the wrapper, detached. An earlier try's process group is killed
+ * first: a wrapper killed alone leaves its command running.
+ */
+export async function startCheck(
+  spec: RunSpec,
+  paths: RunPaths,
+  step: CheckStep,
+  now: Date,
+  tries: number,
+): Promise<void> {
+  if (!spec.verify) throw new Error('the run has no check');
+  const file = (ext: Parameters<typeof checkFile>[2]) => checkFile(paths.state, step, ext);
+  // A wrapper killed alone leaves its command and its watchdog behind: neither may outlive it.
+  killGroup(readHead(file('group'), 32));
+  killGroup(readHead(file('watchdog'), 32));
+  const old = parsePidRecord(readText(file('pid')) ?? '');
+  if (old && (await isAlive(old.pid, old.startTime))) signalGroup(old.pid, 'SIGKILL');
+  for (const ext of ['pid', 'exit', 'timeout', 'log', 'group', 'watchdog'] as const)
+    rmSync(file(ext), { force: true });
+  writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries }));
+  const { node, cli } = selfCommand();
+  const argv = [
+    CHECK_WRAPPER,
+    paths.state,
+    step,
+    agentCwd(spec, paths),
+    String(CHECK_LOG_MAX),
+    String(Math.ceil(spec.verify.timeout)),
+    node,
+    cli,
+    '--',
+    spec.verify.command,
+  ];
+  const child = spawn('/bin/sh', argv, { detached: true, stdio: 'ignore', cwd: '/' });
+  child.unref();
+}
+
+/** Kills a step at verify_timeout: marked first (its end is then read as the timeout), then its group. */
+export async function stopCheck(paths: RunPaths, step: CheckStep, now: Date): Promise<void> {
+  writeFileAtomic(checkFile(paths.state, step, 'timeout'), `${now.toISOString()}\n`);
+  // The command's own group (the wrapper gives it one), then the wrapper's.
+  killGroup(readHead(checkFile(paths.state, step, 'group'), 32));
+  killGroup(readHead(checkFile(paths.state, step, 'watchdog'), 32));
+  const pid = parsePidRecord(readText(checkFile(paths.state, step, 'pid')) ?? '');
+  if (!pid || !(await isAlive(pid.pid, pid.startTime))) return;
+  signalGroup(pid.pid, 'SIGTERM');
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline && (await isAlive(pid.pid, pid.startTime)))
+    await new Promise((r) => setTimeout(r, 100));
+  signalGroup(pid.pid, 'SIGKILL');
+}
+
+export async function observeCheck(
+  paths: RunPaths,
+  step: CheckStep,
+  now: Date,
+): Promise<ObservedCheck | null> {
+  const file = (ext: Parameters<typeof checkFile>[2]) => checkFile(paths.state, step, ext);
+  const record = parseCheck(readHead(file('json'), 4096) ?? '');
+  if (!record) return null;
+  const pid = parsePidRecord(readHead(file('pid'), 512) ?? '');
+  const alive = pid ? await isAlive(pid.pid, pid.startTime) : false;
+  const exit = parseCheckExit(readHead(file('exit'), 128) ?? '');
+  const timedOut = exists(file('timeout'));
+  const state = checkState(
+    record,
+    { alive, pidRecorded: pid !== null, exit: exit?.code ?? null, timedOut },
+    now,
+  );
+  const ended = state === 'exited' || state === 'timed-out' || state === 'lost';
+  const output = ended ? readTail(file('log'), PARSE_BYTES) : '';
+  return {
+    ...record,
+    state,
+    exit,
+    counts: state === 'exited' ? parseTestOutput(output) : null,
+    tail: outputLines(output.trimEnd()).slice(-TAIL_LINES).join('\n'),
+  };
+}
+
+/** Every step the run has records of. */
+export async function observeChecks(paths: RunPaths, now: Date): Promise<ObservedChecks> {
+  const out: ObservedChecks = {};
+  for (const step of CHECK_STEPS) {
+    const c = await observeCheck(paths, step, now);
+    if (c) out[step] = c;
+  }
+  return out;
+}
+
+/** The output file of a step (in overnight's records). */
+export function checkOutput(paths: RunPaths, step: CheckStep): string {
+  return checkFile(paths.state, step, 'log');
+}
+
+/** The command's process group (recorded by the wrapper), killed; never a single pid instead. */
+function killGroup(text: string | null): void {
+  const group = Number((text ?? '').trim());
+  if (!Number.isInteger(group) || group <= 1) return;
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // no member left
+  }
+}

@@ -1,0 +1,166 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+
+import { git } from '../helpers/git.js';
+import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { it } from '../helpers/sandbox.js';
+
+// Verified nights: a small real project with a `node --test` suite, the fake agent, and the check
+// overnight runs itself (its baseline on the base commit, then at the end).
+
+const MATH = (sub: string, mul: string) =>
+  `export const add = (a, b) => a + b;\nexport const sub = (a, b) => ${sub};\nexport const mul = (a, b) => ${mul};\n`;
+
+const TESTS = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { add, sub, mul } from '../math.mjs';
+test('adds', () => assert.equal(add(2, 3), 5));
+test('subtracts', () => assert.equal(sub(5, 3), 2));
+test('multiplies', () => assert.equal(mul(2, 3), 6));
+`;
+
+/** One test (multiplies) fails before the night. */
+async function makeProject(dir: string): Promise<string> {
+  const repo = join(dir, 'calc');
+  mkdirSync(join(repo, 'test'), { recursive: true });
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'config', 'user.name', 'Night Tester');
+  await git(repo, 'config', 'user.email', 'night@example.com');
+  writeFileSync(join(repo, 'math.mjs'), MATH('a - b', 'a + b'));
+  writeFileSync(join(repo, 'test', 'math.test.mjs'), TESTS);
+  await git(repo, 'add', '-A');
+  await git(repo, 'commit', '-q', '-m', 'Calculator');
+  return repo;
+}
+
+/** Passes run (as cron would) until the run is DONE. */
+async function untilDone(sb: Sandbox, workspace: string, timeout = 40_000): Promise<string> {
+  return waitFor(
+    async () => {
+      await sb.run(['reconcile', '--retry-lock', '2000']);
+      return sb.read(join(workspace, 'DONE'));
+    },
+    { timeout, interval: 300, what: 'DONE' },
+  );
+}
+
+async function launchRepo(sb: Sandbox, repo: string, flags: string[] = []) {
+  const r = await sb.run([
+    'launch',
+    '--json',
+    '--repo',
+    repo,
+    '--verify',
+    'node --test',
+    ...flags,
+    'Fix the maths',
+  ]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return { ...(JSON.parse(r.stdout) as { id: string; workspace: string }), stderr: r.stderr };
+}
+
+describe('a run with a check', () => {
+  it('takes the baseline first; an agent that breaks another test is NOT verified, though its report claims success', async ({
+    sb,
+  }) => {
+    const repo = await makeProject(sb.dir);
+    sb.setBehaviour([{ plant: { 'math.mjs': MATH('a + b', 'a * b') }, work: 30 }, { report: true }]);
+    const run = await launchRepo(sb, repo, ['--duration', '8s']);
+    // The baseline ran on the base commit before the first session: multiplies fails there.
+    const baseline = await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.exit')), {
+      what: 'baseline',
+    });
+    expect(sb.read(sb.state(run.id, 'check-baseline.log'))).toMatch(/not ok \d+ - multiplies/);
+    const first = await waitFor(() => sb.calls()[0], { what: 'first session' });
+    expect(first.at).toBeGreaterThanOrEqual(Number(baseline.split(' ')[1]) * 1000 - 1000);
+    // The agent may run the check, and nothing more than before.
+    expect(first.argv).toContain('Bash(node --test)');
+    expect(first.argv.filter((a) => a.startsWith('Bash(node'))).toEqual(['Bash(node --test)']);
+
+    const done = await untilDone(sb, run.workspace);
+    expect(done).toMatch(/NOT verified: 1 new failure: subtracts \(1 failure was there before the night\)/);
+    // The synthesis heard the verdict.
+    const synthesis = sb.calls().at(-1);
+    expect(synthesis?.stdin).toMatch(/shows 1 new failure: subtracts.*do not claim success/s);
+    expect(sb.read(join(run.workspace, 'REPORT.md'))).toMatch(/All done/);
+
+    // result.json, beside the report, in its documented schema; status --json carries the same verify.
+    const text = await waitFor(() => sb.read(join(run.workspace, 'result.json')), { what: 'result.json' });
+    const result = JSON.parse(text) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      schema: 1,
+      id: run.id,
+      state: 'done',
+      reason: expect.stringMatching(/NOT verified/),
+      verify: {
+        command: 'node --test',
+        verdict: 'not-verified',
+        baseline: { passed: 2, failed: 1, failures: ['multiplies'] },
+        final: { passed: 2, failed: 1, failures: ['subtracts'] },
+        newFailures: ['subtracts'],
+        output: sb.state(run.id, 'check-final.log'),
+      },
+      repo: { path: repo, branch: `overnight/${run.id}` },
+      restarts: 0,
+      report: join(run.workspace, 'REPORT.md'),
+    });
+    for (const key of ['sessions', 'costUsd', 'startedAt', 'endsAt', 'questions'])
+      expect(result).toHaveProperty(key);
+    const status = await sb.run(['status', run.id, '--json']);
+    expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
+  });
+
+  it('an agent that makes every test pass is verified', async ({ sb }) => {
+    const repo = await makeProject(sb.dir);
+    sb.setBehaviour([{ plant: { 'math.mjs': MATH('a - b', 'a * b') }, work: 30 }, { report: true }]);
+    const run = await launchRepo(sb, repo, ['--duration', '8s']);
+    const done = await untilDone(sb, run.workspace);
+    expect(done).toMatch(/verified: 3 passed, 0 new failures \(1 failure was there before the night\)/);
+    expect(sb.calls().at(-1)?.stdin).toMatch(/passes \(verified: 3 passed/);
+  });
+
+  it('a baseline that cannot run is said at launch with its last lines', async ({ sb }) => {
+    const repo = await makeProject(sb.dir);
+    sb.setBehaviour({ work: 30 });
+    const r = await sb.run(['launch', '--json', '--repo', repo, '--verify', 'no-such-tool --all', 'Fix it']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/the check `no-such-tool --all` cannot run on the base commit: .*exit 127/);
+    expect(r.stderr).toMatch(/not found/);
+  });
+
+  it('a check that hangs is killed at verify_timeout and reported', async ({ sb }) => {
+    sb.setBehaviour([{ work: 30 }, { report: true }]);
+    const run = await sb.launch('Survey', [
+      '--duration',
+      '3s',
+      '--verify',
+      'sleep 600',
+      '--verify-timeout',
+      '2s',
+    ]);
+    const done = await untilDone(sb, run.workspace);
+    expect(done).toMatch(/check error: the check was killed at verify_timeout \(2s\)/);
+    expect(sb.calls().at(-1)?.stdin).toMatch(/gave no result: the check was killed at verify_timeout/);
+    const group = Number(sb.read(sb.state(run.id, 'check-final.group')));
+    expect(alive(group)).toBe(false);
+  });
+
+  it('a check whose process is killed (kill -9) is started again once and judged', async ({ sb }) => {
+    sb.setBehaviour([{ work: 30 }, { report: true }]);
+    const cmd = "sleep 2 && printf '# pass 4\\n# fail 0\\n'";
+    const run = await sb.launch('Survey', ['--duration', '3s', '--verify', cmd]);
+    const pidText = await waitFor(
+      async () => {
+        await sb.run(['reconcile', '--retry-lock', '2000']);
+        return sb.read(sb.state(run.id, 'check-final.pid'));
+      },
+      { timeout: 20_000, interval: 300, what: 'the final check running' },
+    );
+    process.kill(Number(pidText.split(' ')[0]), 'SIGKILL');
+    const done = await untilDone(sb, run.workspace);
+    expect(done).toMatch(/verified: 4 passed, 0 new failures/);
+    expect(JSON.parse(sb.read(sb.state(run.id, 'check-final.json')) ?? '{}')).toMatchObject({ tries: 2 });
+    expect(sb.read(sb.state(run.id, 'events.jsonl'))).toMatch(/"action":"check".*"again":true/);
+  });
+});

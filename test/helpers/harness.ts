@@ -51,6 +51,8 @@ export interface Launched {
   endsAt: string;
 }
 
+const SHELL_ONLY = new Set(['NO_COLOR', 'FORCE_COLOR', 'COLUMNS', 'LINES', 'TZ']);
+
 function baseEnv(): Env {
   const env: Env = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -58,6 +60,8 @@ function baseEnv(): Env {
     if (k.startsWith('OVERNIGHT_') || k.startsWith('FAKE_CLAUDE_')) continue;
     // How the tests were started (npm test, npx vitest) is not how the person starts overnight.
     if (k.startsWith('npm_')) continue;
+    // The developer's terminal settings are not the test's: colour and width tests set their own.
+    if (SHELL_ONLY.has(k)) continue;
     env[k] = v;
   }
   return env;

@@ -91,8 +91,15 @@ export async function editUserCrontab(root: string, block: string | null, env: E
   const current = await readCrontab(env);
   const next = editCrontab(current, block, root);
   if (next === current) return false;
-  await writeCrontab(next, env);
+  // Nothing left of the person's own: the crontab goes (`crontab -r`) rather than stay empty.
+  if (next.trim() === '') await removeCrontab(env);
+  else await writeCrontab(next, env);
   return true;
+}
+
+async function removeCrontab(env: Env): Promise<void> {
+  const r = await run(crontabCmd(env), ['-r'], env);
+  if (r.exitCode !== 0 && !/no crontab/i.test(r.stderr)) throw failed('crontab -r', r);
 }
 
 // ---- launchd ----

@@ -1,5 +1,7 @@
 import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
+import { isBackend } from '../core/run/backend.js';
 import { RUN_STATES } from '../core/run/types.js';
+import { parseCause } from '../core/supervise/causes.js';
 import type { StatusRow } from './rows.js';
 
 // final.json read back: the row a finished run was summarized into, checked field by field as
@@ -86,6 +88,11 @@ const FIELDS: Record<string, Check> = {
     output: nullable(text()),
   }),
   countsStamp: word,
+  cause: (v) => parseCause(v) !== null,
+  backend: (v) => typeof v === 'string' && isBackend(v),
+  onOverage: (v) => v === true,
+  notifyFailing: (v) => v === true,
+  agentRunning: (v) => v === true,
 };
 
 const REQUIRED = ['id', 'state', 'reason'];

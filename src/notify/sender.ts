@@ -107,7 +107,7 @@ async function deliverOne(
   const target = targets.find((t) => t.id === current.target.id);
   if (!target) {
     updated = afterAttempt(current, next.claim, { ok: false, error: NOT_CONFIGURED, permanent: true }, now());
-  } else if (!exists(current.event.workspace)) {
+  } else if (gone(current.event.workspace)) {
     // Archived or deleted since it was queued: old news, naming a path that is gone. Never sent,
     // never tried again.
     updated = afterAttempt(current, next.claim, { ok: false, error: RUN_GONE, permanent: true }, now());
@@ -162,4 +162,9 @@ function recordGiveUp(root: string, d: Delivery, at: Date): void {
   } catch {
     // the outbox still has it, and status shows it from there
   }
+}
+
+/** A run's directory that a notice names and that is no longer there (a digest names none). */
+function gone(workspace: unknown): boolean {
+  return typeof workspace === 'string' && workspace !== '' && !exists(workspace);
 }

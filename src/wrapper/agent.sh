@@ -109,8 +109,13 @@ set -m
   status=$?
   atomic "$state/agent-$n.exit" "$status $n $(date +%s)"
   # What the agent started in its process group dies with it: a child of an agent killed with
-  # SIGKILL would otherwise outlive the session (and the run).
-  kill -s TERM -- "-$pid" 2> /dev/null
+  # SIGKILL would otherwise outlive the session (and the run). Without a terminal (the detached
+  # backend) job control gives the agent no group of its own: it shares the wrapper's, whose
+  # session this is, so that group is signalled with the wrapper itself deaf to it.
+  if ! kill -s TERM -- "-$pid" 2> /dev/null; then
+    trap '' TERM
+    kill -s TERM 0 2> /dev/null
+  fi
 }
 
 # Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the

@@ -50,8 +50,9 @@ describe('waiting for input', () => {
     });
     const pid = await sb.agentPid(id);
     const failed = await passesUntil(sb, () => sb.read(sb.ws(id, 'FAILED')), 'FAILED', 15_000);
+    // The reason for people, then the cause's code.
     expect(failed).toBe(
-      'the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\n',
+      'the agent is waiting for input nobody will give: "Do you trust the files in this folder? (y/n)"\nprompt\n',
     );
     await waitFor(() => !alive(pid), { what: 'the agent stopped' });
   });

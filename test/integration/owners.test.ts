@@ -168,6 +168,8 @@ describe('the outbox', () => {
     const [target] = parseTargets([{ command: script, args: ['configured'] }], sb.dir).targets;
     mkdirSync(sb.runs, { mode: 0o700 });
     const mark = join(sb.dir, 'pwned');
+    // The run it names is there (a notice of a run that is gone is given up unsent).
+    mkdirSync(join(sb.runs, 'planted-run'), { mode: 0o700 });
     // Its target's id is the configured one, but the command and args in the file are the attacker's.
     const file = plant(sb, mark, { id: target?.id });
     expect((await sb.run(['notify', 'deliver'])).exitCode).toBe(0);

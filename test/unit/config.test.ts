@@ -51,6 +51,7 @@ describe('defaults', () => {
       lateReport: 6 * 3600,
       allowOverage: false,
       fallbackModel: null,
+      slurm: { partition: null, account: null, mem: null, cpus: null, extra: [] },
     });
   });
 

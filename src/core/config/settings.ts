@@ -1,5 +1,6 @@
 import { parseTargets, type NotifyTarget } from '../notify/targets.js';
 import type { Limits } from '../run/types.js';
+import { DEFAULT_SLURM, parseSlurm, type SlurmSettings } from './slurm.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
 export { DEFAULT_ALLOWED_TOOLS, PERMISSION_MODES, REPO_ALLOWED_TOOLS } from './values.js';
@@ -27,6 +28,8 @@ export interface Settings extends Limits {
   allowOverage: boolean;
   /** Passed to every session as --fallback-model (Claude Code switches when the model is overloaded). */
   fallbackModel: string | null;
+  /** What every Slurm job gets besides overnight's own options: config file only (core/config/slurm). */
+  slurm: SlurmSettings;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -90,6 +93,8 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
+/** Another (core/config/slurm.ts): a bad value is reported and left out alone. */
+const SLURM_KEY = 'slurm';
 
 export function defaultSettings(home: string): Settings {
   return {
@@ -119,6 +124,7 @@ export function defaultSettings(home: string): Settings {
     lateReport: 6 * 3600,
     allowOverage: false,
     fallbackModel: null,
+    slurm: { ...DEFAULT_SLURM, extra: [] },
   };
 }
 
@@ -161,7 +167,7 @@ export function resolveSettings(layers: Layers): {
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
-      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY].join(', ');
+      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY, SLURM_KEY].join(', ');
       problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
       return;
     }
@@ -188,6 +194,12 @@ export function resolveSettings(layers: Layers): {
           const { targets, problems: skipped } = parseTargets(raw, layers.home);
           settings.notify = targets;
           for (const message of skipped) problems.push({ key, source: file.path, value: undefined, message });
+          continue;
+        }
+        if (key === SLURM_KEY) {
+          const parsed = parseSlurm(raw);
+          settings.slurm = parsed.slurm;
+          for (const p of parsed.problems) problems.push({ ...p, source: file.path });
           continue;
         }
         apply(key, raw, file.path);

@@ -27,9 +27,11 @@ export PATH="$PATH:/usr/sbin:/sbin"
 mkdir -p "$1"
 dir=$(cd "$1" && pwd -P)
 [ -e "$dir/slurm.conf" ] && die "$dir/slurm.conf exists: is a cluster already up? (slurm-down.sh $dir)"
-chmod 0700 "$dir"
+# Clients of any user reach the munge socket and read slurm.conf; state and spool are root's.
+chmod 0755 "$dir"
 mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log" "$dir/run"
-chmod 0700 "$dir/munge" "$dir/state" "$dir/spool"
+chmod 0755 "$dir/munge"
+chmod 0700 "$dir/state" "$dir/spool"
 
 port=${SLURM_UP_PORT:-16817}
 node=$(hostname -s)

@@ -1,0 +1,189 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { cancel, jobsByName, listJobs, submit, writeBatchScript } from '../../src/adapters/slurm.js';
+import { DEFAULT_SLURM } from '../../src/core/config/slurm.js';
+import { isActive, type SlurmJob } from '../../src/core/slurm/jobs.js';
+import { jobName, jobsOfRun } from '../../src/core/slurm/submit.js';
+
+// The Slurm adapter alone against a real single-node cluster (scripts/slurm-up.sh). CI starts one
+// and sets OVERNIGHT_TEST_SLURM_CONF; there a missing cluster fails these tests, never skips them.
+// Elsewhere they run when the variable is set. Every wait polls with a deadline.
+
+const CONF = process.env.OVERNIGHT_TEST_SLURM_CONF;
+const WANTED = process.env.CI === 'true' || Boolean(CONF);
+
+const ctx = () => ({
+  env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME, SLURM_CONF: CONF },
+});
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== null && v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`not within ${ms / 1000} s: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The newest job of that name, once `ok` holds for it. */
+async function jobWhen(name: string, ok: (j: SlurmJob) => boolean, what: string): Promise<SlurmJob> {
+  return until(`${name} ${what}`, async () => {
+    const r = await jobsByName(name, ctx());
+    if ('error' in r) throw new Error(r.error);
+    const job = r.jobs[0];
+    return job && ok(job) ? job : null;
+  });
+}
+
+describe.runIf(WANTED)('Slurm adapter on a real cluster', () => {
+  let dir = '';
+  let batch = '';
+  let worker = '';
+  const tag = `t${process.pid}-${Date.now() % 100_000}`;
+
+  beforeAll(async () => {
+    if (!CONF || !existsSync(CONF)) {
+      throw new Error(
+        'no Slurm cluster: set OVERNIGHT_TEST_SLURM_CONF to the slurm.conf that scripts/slurm-up.sh ' +
+          'printed (CI must install slurm-wlm and munge and start it: .ci/run)',
+      );
+    }
+    const listing = await listJobs(ctx());
+    if ('error' in listing) throw new Error(`the cluster does not answer: ${listing.error}`);
+    dir = mkdtempSync(join(tmpdir(), 'overnight-slurm-'));
+    batch = join(dir, 'batch.sh');
+    writeBatchScript(batch);
+    // The job: records its args and pid, answers SIGINT, waits for a `go` file, exits with $EXIT.
+    worker = join(dir, 'worker.sh');
+    writeFileSync(
+      worker,
+      [
+        'out=$1; shift',
+        'printf "%s\\n" "$@" > "$out.args"',
+        'echo $$ > "$out.pid"',
+        'trap \'echo INT > "$out.int"; exit 0\' INT',
+        'while [ ! -e "$out.go" ]; do sleep 0.1; done',
+        'exit "${EXIT:-0}"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  afterAll(async () => {
+    for (const n of [1, 2, 3, 12]) await cancel(jobName(tag, n), ctx()).catch(() => undefined);
+    for (const n of [1, 2]) await cancel(jobName(`${tag}-2`, n), ctx()).catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (run: string, session: number, env: Record<string, string> = {}) => {
+    const name = jobName(run, session);
+    const out = join(dir, name);
+    const r = await submit(
+      {
+        name,
+        cwd: dir,
+        minutes: 5,
+        output: `${out}.log`,
+        script: batch,
+        args: ['/bin/sh', worker, out, "it's one word", 'two  spaces', '$HOME', '--'],
+        slurm: DEFAULT_SLURM,
+      },
+      { env: { ...ctx().env, ...env } },
+    );
+    if ('error' in r) throw new Error(r.error);
+    return { name, out, jobId: r.jobId };
+  };
+
+  it('a job by name: running, then completed with its exit code; its args intact', async () => {
+    const s = await start(tag, 1, { EXIT: '3' });
+    const running = await jobWhen(s.name, (j) => j.state === 'RUNNING', 'running');
+    expect(running).toMatchObject({ jobId: s.jobId, node: expect.any(String), restartCount: 0 });
+    expect(running.userId).toBe(process.getuid?.());
+    await until('args recorded', async () => existsSync(`${s.out}.args`) || null);
+    expect(readFileSync(`${s.out}.args`, 'utf8')).toBe("it's one word\ntwo  spaces\n$HOME\n--\n");
+    writeFileSync(`${s.out}.go`, '');
+    const ended = await jobWhen(s.name, (j) => !isActive(j.state), 'ended');
+    expect(ended).toMatchObject({ state: 'FAILED', exit: { code: 3, signal: null }, jobId: s.jobId });
+  });
+
+  it('cancel by name: the job ends and its process is gone', async () => {
+    const s = await start(tag, 2);
+    await jobWhen(s.name, (j) => j.state === 'RUNNING', 'running');
+    const pid = Number(
+      await until('pid', async () =>
+        existsSync(`${s.out}.pid`) ? readFileSync(`${s.out}.pid`, 'utf8') : null,
+      ),
+    );
+    const t0 = Date.now();
+    expect(await cancel(s.name, ctx())).toEqual({ ok: true });
+    const ended = await jobWhen(s.name, (j) => !isActive(j.state), 'cancelled');
+    expect(ended.state).toBe('CANCELLED');
+    await until('process gone', async () => {
+      try {
+        process.kill(pid, 0);
+        return null;
+      } catch {
+        return true;
+      }
+    });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    // Cancelling a name with no job left is no error.
+    expect(await cancel(s.name, ctx())).toEqual({ ok: true });
+  });
+
+  it('--signal=INT --batch reaches the batch script (the wrapper), which ends cleanly', async () => {
+    const s = await start(tag, 3);
+    await jobWhen(s.name, (j) => j.state === 'RUNNING', 'running');
+    await until('trap set', async () => existsSync(`${s.out}.pid`) || null);
+    expect(await cancel(s.name, ctx(), { signal: 'INT', batchOnly: true })).toEqual({ ok: true });
+    await until('INT trapped', async () => existsSync(`${s.out}.int`) || null);
+    const ended = await jobWhen(s.name, (j) => !isActive(j.state), 'ended');
+    expect(ended).toMatchObject({ state: 'COMPLETED', exit: { code: 0, signal: null } });
+  });
+
+  it('a squeue without --json: the same jobs from scontrol show job -o', async () => {
+    const fake = join(dir, 'bin');
+    mkdirSync(fake);
+    writeFileSync(
+      join(fake, 'squeue'),
+      '#!/bin/sh\necho "squeue: unrecognized option --json" >&2\nexit 1\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const env = { ...ctx().env, PATH: `${fake}:${ctx().env.PATH}` };
+    const [viaScontrol, viaJson] = await Promise.all([listJobs({ env }), listJobs(ctx())]);
+    if ('error' in viaScontrol || 'error' in viaJson) throw new Error(JSON.stringify([viaScontrol, viaJson]));
+    const mine = (l: SlurmJob[]) =>
+      l.filter((j) => j.name.startsWith(`overnight-${tag}-`)).sort((x, y) => x.jobId - y.jobId);
+    expect(mine(viaScontrol.jobs).length).toBeGreaterThan(0);
+    expect(mine(viaScontrol.jobs)).toEqual(mine(viaJson.jobs));
+  });
+
+  it('names are told apart: session 1 from 12, a run from one whose id extends it', async () => {
+    const a = await start(`${tag}-2`, 1);
+    const b = await start(tag, 12);
+    await jobWhen(a.name, (j) => j.state === 'RUNNING', 'running');
+    await jobWhen(b.name, (j) => j.state === 'RUNNING', 'running');
+    const byA = await jobsByName(a.name, ctx());
+    const byB = await jobsByName(b.name, ctx());
+    expect('jobs' in byA && byA.jobs.map((j) => j.jobId)).toEqual([a.jobId]);
+    expect('jobs' in byB && byB.jobs.map((j) => j.jobId)).toEqual([b.jobId]);
+    const listing = await listJobs(ctx());
+    if ('error' in listing) throw new Error(listing.error);
+    const uid = process.getuid?.() ?? null;
+    expect(jobsOfRun(listing.jobs, `${tag}-2`, uid).map((j) => j.jobId)).toEqual([a.jobId]);
+    expect(jobsOfRun(listing.jobs, tag, uid).map((j) => j.name)).not.toContain(a.name);
+    expect(jobsOfRun(listing.jobs, tag, uid).map((j) => j.jobId)).toContain(b.jobId);
+    // Cancelling one leaves the other running.
+    await cancel(a.name, ctx());
+    await jobWhen(a.name, (j) => !isActive(j.state), 'cancelled');
+    expect((await jobWhen(b.name, () => true, 'listed')).state).toBe('RUNNING');
+    writeFileSync(`${b.out}.go`, '');
+    await jobWhen(b.name, (j) => j.state === 'COMPLETED', 'completed');
+  });
+});

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
 import { findEntries } from '../adapters/scheduler.js';
+import { slurmFacts } from '../adapters/slurm-doctor.js';
 import type { Io } from '../app/io.js';
 import { checkAgent, checkNodePath, checkTmux } from '../core/doctor/binaries.js';
 import {
@@ -19,6 +20,7 @@ import {
 import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
+import { checkSlurm } from '../core/doctor/slurm.js';
 import { localTime } from '../core/local-time.js';
 import { maskSecrets } from '../core/mask.js';
 import { scheduleNames } from '../core/schedule/cron.js';
@@ -53,7 +55,10 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';
-  const [agent, tmux, root] = await Promise.all([
+  // The backend seam (issue 20) adds `backend:` to the settings; until then Slurm is never chosen,
+  // and its rows show only where its commands are found.
+  const slurmWanted = (settings as { backend?: unknown }).backend === 'slurm';
+  const [agent, tmux, root, slurm] = await Promise.all([
     agentFacts(
       settings.claude,
       env,
@@ -61,11 +66,13 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     ),
     tmuxFacts(env, asScheduler ? interactivePath : undefined),
     runsRootFacts(settings.runsDir),
+    slurmFacts(env, { wanted: slurmWanted, root: settings.runsDir, slurm: settings.slurm }),
   ]);
   const config = configPath(env);
   const results: CheckResult[] = [
     checkAgent(agent, where),
     checkTmux(tmux, where),
+    ...checkSlurm(slurm),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
     checkSchedule(schedule, io.now()),
     checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),

@@ -1,10 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { slurmFacts } from '../../src/adapters/slurm-doctor.js';
 import { cancel, jobsByName, listJobs, submit, writeBatchScript } from '../../src/adapters/slurm.js';
 import { DEFAULT_SLURM } from '../../src/core/config/slurm.js';
+import { checkSlurm } from '../../src/core/doctor/slurm.js';
 import { isActive, type SlurmJob } from '../../src/core/slurm/jobs.js';
 import { jobName, jobsOfRun } from '../../src/core/slurm/submit.js';
 
@@ -143,6 +153,28 @@ describe.runIf(WANTED)('Slurm adapter on a real cluster', () => {
     await until('INT trapped', async () => existsSync(`${s.out}.int`) || null);
     const ended = await jobWhen(s.name, (j) => !isActive(j.state), 'ended');
     expect(ended).toMatchObject({ state: 'COMPLETED', exit: { code: 0, signal: null } });
+  });
+
+  it('doctor: commands, controller, munge, and a test job that reads and writes the runs root', async () => {
+    const root = mkdtempSync(join(dir, 'root-'));
+    const facts = await slurmFacts(ctx().env, { wanted: true, root, slurm: DEFAULT_SLURM });
+    const rows = checkSlurm(facts);
+    expect(rows.map((r) => [r.name, r.status])).toEqual([
+      ['slurm', 'ok'],
+      ['slurm controller', 'ok'],
+      ['munge', 'ok'],
+      ['slurm node', 'ok'],
+    ]);
+    expect(rows[0]?.detail).toMatch(/^slurm[\w-]* \d+\.\d+/);
+    // Nothing left behind: no probe directory, no job still queued.
+    expect(readdirSync(root)).toEqual([]);
+    const refused = await slurmFacts(ctx().env, {
+      wanted: true,
+      root,
+      slurm: { ...DEFAULT_SLURM, partition: 'nonexistent' },
+    });
+    expect(checkSlurm(refused).at(-1)).toMatchObject({ name: 'slurm node', status: 'problem' });
+    expect(checkSlurm(refused).at(-1)?.detail).toMatch(/refused: sbatch exited 1: .*partition/i);
   });
 
   it('a squeue without --json: the same jobs from scontrol show job -o', async () => {

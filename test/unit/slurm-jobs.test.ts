@@ -12,6 +12,7 @@ import {
   waitStatus,
   type SlurmJob,
 } from '../../src/core/slurm/jobs.js';
+import { activeJobsOfRun, jobOutcome, type JobOutcome } from '../../src/core/slurm/outcome.js';
 import { jobOfLine, parseScontrolJobs } from '../../src/core/slurm/scontrol.js';
 
 // Samples captured from Slurm 22.05.8 (Debian's slurm-wlm) on a single-node test cluster: jobs that
@@ -180,5 +181,61 @@ describe('jobsNamed', () => {
   });
   test('uid unknown: every owner', () => {
     expect(jobsNamed(jobs, 'overnight-a-1').map((j) => j.jobId)).toEqual([3, 2, 1]);
+  });
+});
+
+describe('jobOutcome: the fixtures in closed words', () => {
+  const listing = parseSqueueJson(JSON.parse(fixture('squeue-22.05.json')));
+  if ('error' in listing) throw new Error(listing.error);
+  const jobs = byName(listing.jobs);
+
+  test.each<[string, JobOutcome]>([
+    ['ok', { kind: 'exited', code: 0, signal: null }],
+    ['exit3', { kind: 'exited', code: 3, signal: null }],
+    ['killed', { kind: 'exited', code: null, signal: 9 }],
+    ['cancelled', { kind: 'ended-by-slurm', why: 'cancelled' }],
+    ['timeout', { kind: 'ended-by-slurm', why: 'time-limit' }],
+    ['held', { kind: 'pending', held: true }],
+    ['running', { kind: 'running', node: 'vm' }],
+    ['requeued', { kind: 'running', node: 'vm' }],
+  ])('%s', (name, want) => expect(jobOutcome(jobs[name] as SlurmJob)).toEqual(want));
+
+  const job = (over: Partial<SlurmJob>): SlurmJob => ({
+    jobId: 1,
+    name: 'overnight-r-1',
+    userId: 0,
+    state: 'PENDING',
+    node: null,
+    exit: { code: null, signal: null },
+    restartCount: 0,
+    reason: null,
+    ...over,
+  });
+
+  test.each<[Partial<SlurmJob>, JobOutcome]>([
+    [
+      { state: 'PENDING', reason: 'BeginTime', restartCount: 1 },
+      { kind: 'pending', held: true },
+    ],
+    [
+      { state: 'PENDING', reason: 'Priority' },
+      { kind: 'pending', held: false },
+    ],
+    [{ state: 'REQUEUE_HOLD' }, { kind: 'pending', held: true }],
+    [{ state: 'NODE_FAIL' }, { kind: 'ended-by-slurm', why: 'node-failure' }],
+    [{ state: 'OUT_OF_MEMORY' }, { kind: 'ended-by-slurm', why: 'out-of-memory' }],
+    [{ state: 'UNKNOWN' }, { kind: 'unknown', state: 'UNKNOWN' }],
+  ])('%j', (over, want) => expect(jobOutcome(job(over))).toEqual(want));
+
+  test("the guard: a run's active jobs, of any session, ours only", () => {
+    const all = [
+      job({ jobId: 1, name: 'overnight-r-1', state: 'COMPLETED' }),
+      job({ jobId: 2, name: 'overnight-r-2', state: 'PENDING' }),
+      job({ jobId: 3, name: 'overnight-r-2-1', state: 'RUNNING' }),
+      job({ jobId: 4, name: 'overnight-r-3', state: 'RUNNING', userId: 1001 }),
+      job({ jobId: 5, name: 'overnight-r-4', state: 'UNKNOWN' }),
+    ];
+    expect(activeJobsOfRun(all, 'r', 0).map((j) => j.jobId)).toEqual([5, 2]);
+    expect(activeJobsOfRun(all, 'q', 0)).toEqual([]);
   });
 });

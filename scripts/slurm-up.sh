@@ -105,7 +105,7 @@ state=''
 while [ "$SECONDS" -lt "$deadline" ]; do
   state=$(sinfo -h -n "$node" -o '%T' 2>/dev/null || true)
   case "$state" in
-  idle | idle\* | mixed | allocated) break ;;
+  idle | mixed | allocated) break ;;
   esac
   sleep 0.2
 done

@@ -117,8 +117,13 @@ export async function jobsByName(
 export interface CancelOptions {
   /** A signal to send instead of ending the job (e.g. INT for the synthesis). */
   signal?: 'INT' | 'TERM' | 'HUP' | 'USR1' | 'USR2';
-  /** Only to the batch script (the wrapper), not to its job steps. */
-  batchOnly?: boolean;
+  /**
+   * Who gets the signal. `job` (the default with a signal: `--full`): the batch script and every
+   * process it started, so the agent gets SIGINT while the wrapper, which ignores it, waits for it.
+   * `batch` (`--batch`): the batch script alone. Without either, Slurm signals only job steps
+   * (srun), which a session has none of: the signal would reach nobody.
+   */
+  to?: 'job' | 'batch';
 }
 
 /** Ends (or signals) this user's jobs named `name`. No such job is not an error. */
@@ -128,8 +133,7 @@ export async function cancel(
   opts: CancelOptions = {},
 ): Promise<{ ok: true } | { error: string }> {
   const args = [`--name=${name}`, `--user=${userInfo().username}`];
-  if (opts.signal) args.push(`--signal=${opts.signal}`);
-  if (opts.batchOnly) args.push('--batch');
+  if (opts.signal) args.push(`--signal=${opts.signal}`, opts.to === 'batch' ? '--batch' : '--full');
   const r = await run('scancel', args, ctx);
   if ('error' in r) return r;
   return r.exitCode === 0 ? { ok: true } : { error: said(r, 'scancel') };

@@ -62,7 +62,7 @@ describe.runIf(SLURM_WANTED)('Slurm adapter on a real cluster', () => {
   });
 
   afterAll(async () => {
-    for (const n of [1, 2, 3, 4, 12]) await cancel(jobName(tag, n), slurmCtx()).catch(() => undefined);
+    for (const n of [1, 2, 3, 4, 5, 12]) await cancel(jobName(tag, n), slurmCtx()).catch(() => undefined);
     for (const n of [1, 2]) await cancel(jobName(`${tag}-2`, n), slurmCtx()).catch(() => undefined);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -123,13 +123,64 @@ describe.runIf(SLURM_WANTED)('Slurm adapter on a real cluster', () => {
     expect(await cancel(s.name, slurmCtx())).toEqual({ ok: true });
   });
 
-  it('--signal=INT --batch reaches the batch script (the wrapper), which ends cleanly', async () => {
+  it('--signal=INT --batch reaches the batch script alone, which ends cleanly', async () => {
     const s = await start(tag, 3);
     await jobWhen(s.name, (j) => j.state === 'RUNNING', 'running');
     await until('trap set', async () => existsSync(`${s.out}.pid`) || null);
-    expect(await cancel(s.name, slurmCtx(), { signal: 'INT', batchOnly: true })).toEqual({ ok: true });
+    expect(await cancel(s.name, slurmCtx(), { signal: 'INT', to: 'batch' })).toEqual({ ok: true });
     await until('INT trapped', async () => existsSync(`${s.out}.int`) || null);
     const ended = await jobWhen(s.name, (j) => !isActive(j.state), 'ended');
+    expect(ended).toMatchObject({ state: 'COMPLETED', exit: { code: 0, signal: null } });
+  });
+
+  it('--signal=INT to the job reaches the agent, not only a wrapper that ignores it', async () => {
+    // The wrapper's shape: the agent in its own process group, SIGINT ignored by the wrapper.
+    // A shell cannot trap a signal ignored when it started; the agent (node) sets its own handler.
+    const agent = join(dir, 'agent.mjs');
+    writeFileSync(
+      agent,
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "writeFileSync(process.argv[2] + '.pid', String(process.pid));",
+        "process.on('SIGINT', () => { writeFileSync(process.argv[2] + '.int', 'agent'); process.exit(0); });",
+        'setInterval(() => {}, 1000);',
+        '',
+      ].join('\n'),
+    );
+    const wrapper = join(dir, 'wrapper.sh');
+    writeFileSync(
+      wrapper,
+      [
+        'set -m',
+        '"$NODE" "$AGENT" "$1" &',
+        'pid=$!',
+        "trap '' INT HUP",
+        'wait "$pid"',
+        'echo "$?" > "$1.exit"',
+        '',
+      ].join('\n'),
+    );
+    const name = jobName(tag, 5);
+    const out = join(dir, name);
+    const r = await submit(
+      {
+        name,
+        cwd: dir,
+        minutes: 5,
+        output: `${out}.log`,
+        script: batch,
+        args: ['/bin/sh', wrapper, out],
+        slurm: DEFAULT_SLURM,
+      },
+      slurmCtx({ NODE: process.execPath, AGENT: agent }),
+    );
+    if ('error' in r) throw new Error(r.error);
+    await until('agent started', async () => existsSync(`${out}.pid`) || null);
+    expect(await cancel(name, slurmCtx(), { signal: 'INT' })).toEqual({ ok: true });
+    await until('agent interrupted', async () => existsSync(`${out}.int`) || null);
+    await until('wrapper recorded the exit', async () => (existsSync(`${out}.exit`) ? true : null));
+    expect(readFileSync(`${out}.exit`, 'utf8').trim()).toBe('0');
+    const ended = await jobWhen(name, (j) => !isActive(j.state), 'ended');
     expect(ended).toMatchObject({ state: 'COMPLETED', exit: { code: 0, signal: null } });
   });
 

@@ -132,7 +132,8 @@ export async function cancel(
   ctx: SlurmContext,
   opts: CancelOptions = {},
 ): Promise<{ ok: true } | { error: string }> {
-  const args = [`--name=${name}`, `--user=${userInfo().username}`];
+  // Only ours: as root, scancel --name would end other users' jobs of that name too.
+  const args = [`--name=${name}`, `--user=${process.getuid?.() ?? userInfo().username}`];
   if (opts.signal) args.push(`--signal=${opts.signal}`, opts.to === 'batch' ? '--batch' : '--full');
   const r = await run('scancel', args, ctx);
   if ('error' in r) return r;

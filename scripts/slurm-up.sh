@@ -59,7 +59,8 @@ SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$sock
+# cred_expire: how long a requeued job is held (its old credential revoked): 2 minutes by default.
+AuthInfo=socket=$sock,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool

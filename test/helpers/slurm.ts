@@ -74,13 +74,17 @@ async function nodeState(): Promise<string> {
   return String(r.stdout).trim();
 }
 
-/** Kills slurmd (kill -9) and waits until the controller marks the node down (about 30 s). */
+/**
+ * Kills slurmd (kill -9) and waits until the controller finds the node not responding (`*`). It
+ * requeues the node's jobs when it then sets the node down, about 30 s after the kill; the node
+ * shows `down*`, or `mixed*` while a job's end is still unconfirmed.
+ */
 export async function loseNode(ms = 60_000): Promise<void> {
   const pid = Number(readFileSync(join(clusterDir(), 'run', 'slurmd.pid'), 'utf8').trim());
   if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'slurmd')
     throw new Error(`pid ${pid} is not slurmd`);
   process.kill(pid, 'SIGKILL');
-  await until('node down', async () => (/^down/.test(await nodeState()) ? true : null), ms);
+  await until('node not responding', async () => (/\*$|^down/.test(await nodeState()) ? true : null), ms);
 }
 
 /** Starts slurmd again and waits until the node takes jobs (ReturnToService=2 brings it back). */
@@ -93,8 +97,10 @@ export async function restoreNode(ms = 30_000): Promise<void> {
 }
 
 /**
- * Slurm 22.05 holds a requeued job for about 2 minutes (PENDING, reason BeginTime; we found no
- * slurm.conf setting for it); `scontrol update StartTime=now` releases it at once.
+ * Slurm holds a requeued job (PENDING, reason BeginTime) while its old credential is revoked: about
+ * 2 minutes by default, about 25 s with the test cluster's `cred_expire=10`. Releasing it sooner
+ * (`scontrol update StartTime=now`) makes it fail for good: "Job credential revoked", FAILED.
+ * For a test that must not wait, only once the hold has run out.
  */
 export async function releaseHold(jobId: number): Promise<void> {
   await scontrol('update', `JobId=${jobId}`, 'StartTime=now');

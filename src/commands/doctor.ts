@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
 import { findEntries } from '../adapters/scheduler.js';
+import { slurmFacts } from '../adapters/slurm-doctor.js';
 import type { Io } from '../app/io.js';
 import { checkBackend } from '../core/doctor/backend.js';
 import { checkAgent, checkNodePath } from '../core/doctor/binaries.js';
@@ -20,6 +21,7 @@ import {
 import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
+import { checkSlurm } from '../core/doctor/slurm.js';
 import { localTime } from '../core/local-time.js';
 import { maskSecrets } from '../core/mask.js';
 import { scheduleNames } from '../core/schedule/cron.js';
@@ -54,7 +56,10 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';
-  const [agent, tmux, root] = await Promise.all([
+  // Runs cannot choose the slurm backend yet (launch refuses it): until they can, Slurm is never chosen,
+  // and its rows show only where its commands are found.
+  const slurmWanted = (settings as { backend?: unknown }).backend === 'slurm';
+  const [agent, tmux, root, slurm] = await Promise.all([
     agentFacts(
       settings.claude,
       env,
@@ -62,11 +67,13 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     ),
     tmuxFacts(env, asScheduler ? interactivePath : undefined),
     runsRootFacts(settings.runsDir),
+    slurmFacts(env, { wanted: slurmWanted, root: settings.runsDir, slurm: settings.slurm }),
   ]);
   const config = configPath(env);
   const results: CheckResult[] = [
     checkAgent(agent, where),
     checkBackend(settings.backend, tmux, where),
+    ...checkSlurm(slurm),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
     checkSchedule(schedule, io.now()),
     checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),

@@ -1,5 +1,5 @@
-import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
 import { isBackend } from '../core/run/backend.js';
+import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
 import { parseCause } from '../core/supervise/causes.js';
 import type { StatusRow } from './rows.js';

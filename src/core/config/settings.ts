@@ -1,6 +1,7 @@
 import { parseTargets, type NotifyTarget } from '../notify/targets.js';
 import type { BackendName } from '../run/backend.js';
 import type { Limits } from '../run/types.js';
+import { DEFAULT_SLURM, parseSlurm, type SlurmSettings } from './slurm.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
 export { DEFAULT_ALLOWED_TOOLS, PERMISSION_MODES, REPO_ALLOWED_TOOLS } from './values.js';
@@ -36,6 +37,8 @@ export interface Settings extends Limits {
   verifyTimeout: number;
   /** Seconds after the end time for one fix session when the check fails (0: none). */
   verifyBudget: number;
+  /** What every Slurm job gets besides overnight's own options: config file only (core/config/slurm). */
+  slurm: SlurmSettings;
 }
 
 const LIMIT_FIELDS: readonly (keyof Limits)[] = [
@@ -106,6 +109,8 @@ const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify']);
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
+/** Another (core/config/slurm.ts): a bad value is reported and left out alone. */
+const SLURM_KEY = 'slurm';
 
 export function defaultSettings(home: string): Settings {
   return {
@@ -139,6 +144,7 @@ export function defaultSettings(home: string): Settings {
     verify: null,
     verifyTimeout: 20 * 60,
     verifyBudget: 0,
+    slurm: { ...DEFAULT_SLURM, extra: [] },
   };
 }
 
@@ -181,7 +187,7 @@ export function resolveSettings(layers: Layers): {
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
-      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY].join(', ');
+      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY, SLURM_KEY].join(', ');
       problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
       return;
     }
@@ -208,6 +214,12 @@ export function resolveSettings(layers: Layers): {
           const { targets, problems: skipped } = parseTargets(raw, layers.home);
           settings.notify = targets;
           for (const message of skipped) problems.push({ key, source: file.path, value: undefined, message });
+          continue;
+        }
+        if (key === SLURM_KEY) {
+          const parsed = parseSlurm(raw);
+          settings.slurm = parsed.slurm;
+          for (const p of parsed.problems) problems.push({ ...p, source: file.path });
           continue;
         }
         apply(key, raw, file.path);

@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+
+import { jobsByName, type SlurmContext } from '../../src/adapters/slurm.js';
+import type { SlurmJob } from '../../src/core/slurm/jobs.js';
+
+// The single-node cluster of scripts/slurm-up.sh, for tests. CI starts it and sets
+// OVERNIGHT_TEST_SLURM_CONF: there a missing cluster fails the tests that need it, never skips them.
+// Elsewhere those tests run when the variable is set. Every wait polls with a deadline.
+//
+// loseNode() kills slurmd: every job on the cluster is requeued. A test that calls it must not run
+// beside other Slurm tests: keep such tests in one file (vitest runs a file's tests in order).
+
+export const SLURM_CONF = process.env.OVERNIGHT_TEST_SLURM_CONF;
+export const SLURM_WANTED = process.env.CI === 'true' || Boolean(SLURM_CONF);
+
+/** Throws (in a beforeAll) when the cluster is not there: a test that needs it fails. */
+export function requireCluster(): string {
+  if (!SLURM_CONF || !existsSync(SLURM_CONF))
+    throw new Error(
+      'no Slurm cluster: set OVERNIGHT_TEST_SLURM_CONF to the slurm.conf that scripts/slurm-up.sh ' +
+        'printed (CI must install slurm-wlm and munge and start it: .ci/run)',
+    );
+  return SLURM_CONF;
+}
+
+export function slurmCtx(extra: Record<string, string> = {}): SlurmContext {
+  return {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME, SLURM_CONF, ...extra },
+  };
+}
+
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== null && v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`not within ${ms / 1000} s: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The newest job of that name, once `ok` holds for it. */
+export async function jobWhen(
+  name: string,
+  ok: (j: SlurmJob) => boolean,
+  what: string,
+  ms = 30_000,
+): Promise<SlurmJob> {
+  return until(
+    `${name} ${what}`,
+    async () => {
+      const r = await jobsByName(name, slurmCtx());
+      if ('error' in r) throw new Error(r.error);
+      const job = r.jobs[0];
+      return job && ok(job) ? job : null;
+    },
+    ms,
+  );
+}
+
+const clusterDir = () => dirname(requireCluster());
+const scontrol = (...args: string[]) =>
+  execa('scontrol', args, { env: { SLURM_CONF }, timeout: 10_000 }).then((r) => r.stdout);
+
+async function nodeState(): Promise<string> {
+  const r = await execa('sinfo', ['-h', '-o', '%T'], { env: { SLURM_CONF }, timeout: 10_000, reject: false });
+  return String(r.stdout).trim();
+}
+
+/**
+ * Kills slurmd (kill -9) and waits until the controller finds the node not responding (`*`). It
+ * requeues the node's jobs when it then sets the node down, about 30 s after the kill; the node
+ * shows `down*`, or `mixed*` while a job's end is still unconfirmed.
+ */
+export async function loseNode(ms = 60_000): Promise<void> {
+  const pid = Number(readFileSync(join(clusterDir(), 'run', 'slurmd.pid'), 'utf8').trim());
+  if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'slurmd')
+    throw new Error(`pid ${pid} is not slurmd`);
+  process.kill(pid, 'SIGKILL');
+  await until('node not responding', async () => (/\*$|^down/.test(await nodeState()) ? true : null), ms);
+}
+
+/** Starts slurmd again and waits until the node takes jobs (ReturnToService=2 brings it back). */
+export async function restoreNode(ms = 30_000): Promise<void> {
+  await execa('slurmd', ['-N', hostname().split('.')[0] as string], {
+    env: { SLURM_CONF, PATH: `${process.env.PATH}:/usr/sbin:/sbin` },
+    timeout: 10_000,
+  });
+  await until('node up', async () => (/^(idle|mixed|allocated)$/.test(await nodeState()) ? true : null), ms);
+}
+
+/**
+ * Slurm holds a requeued job (PENDING, reason BeginTime) while its old credential is revoked: about
+ * 2 minutes by default, about 25 s with the test cluster's `cred_expire=10`. Releasing it sooner
+ * (`scontrol update StartTime=now`) makes it fail for good: "Job credential revoked", FAILED.
+ * For a test that must not wait, only once the hold has run out.
+ */
+export async function releaseHold(jobId: number): Promise<void> {
+  await scontrol('update', `JobId=${jobId}`, 'StartTime=now');
+}

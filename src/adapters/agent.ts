@@ -8,7 +8,7 @@ import type { RunSpec, SessionMode, SessionRecord } from '../core/run/types.js';
 import { backendOf, type Backend, type SessionRef } from './backend/index.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
-import { DEFAULT_STOP_GRACE, isAlive, type StopGrace } from './processes.js';
+import { DEFAULT_STOP_GRACE, endLeftoverGroup, isAlive, type StopGrace } from './processes.js';
 import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper, on the run's backend.
@@ -70,6 +70,8 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const previous = readAgent(s.paths, s.previous);
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
+  // What the dead agent started and left behind in its group ends before another agent starts.
+  if (previous) endLeftoverGroup(previous.pid);
   // tmux would start the agent in the home directory instead of a directory that is gone.
   const cwd = agentCwd(s.spec, s.paths);
   if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);

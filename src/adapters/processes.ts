@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 // Process identity is (pid, start time): a recycled pid is a dead agent.
 
@@ -91,5 +91,19 @@ function killGroupLeft(pgid: number): void {
     process.kill(-pgid, 'SIGKILL');
   } catch {
     // no member left
+  }
+}
+
+/**
+ * What a dead agent left in its process group (a child it started) is ended. Only while no process
+ * has the agent's pid: Linux never gives a pid to a process while a group of that id still exists,
+ * so a group of that id is then the agent's own, never a stranger's that reused the number.
+ */
+export function endLeftoverGroup(pid: number): void {
+  if (process.platform !== 'linux' || existsSync(`/proc/${pid}`)) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // no such group: nothing was left
   }
 }

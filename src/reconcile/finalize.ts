@@ -5,7 +5,7 @@ import { removeSession, stopAgent, wrapperOf, wrapperRunning, type WrapperRef } 
 import { anyBackend } from '../adapters/backend/index.js';
 import { readText, writeFileAtomic } from '../adapters/files.js';
 import { removeRunVars } from '../adapters/outbox.js';
-import { isAlive, stopGraceOf } from '../adapters/processes.js';
+import { endLeftoverGroup, isAlive, stopGraceOf } from '../adapters/processes.js';
 import { markFinished } from '../adapters/run-index.js';
 import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
@@ -112,8 +112,15 @@ async function settled(
   session: SessionRecord | null,
   wrapper: WrapperRef,
 ): Promise<boolean> {
-  if (!session || readText(paths.exitFile(session.n)) !== null) return true;
-  const agent = readAgent(paths, session);
-  if (agent) return !(await isAlive(agent.pid, agent.startTime));
+  const agent = session ? readAgent(paths, session) : null;
+  if (!session || readText(paths.exitFile(session.n)) !== null) {
+    if (agent) endLeftoverGroup(agent.pid);
+    return true;
+  }
+  if (agent) {
+    const gone = !(await isAlive(agent.pid, agent.startTime));
+    if (gone) endLeftoverGroup(agent.pid);
+    return gone;
+  }
   return !(await wrapperRunning(wrapper));
 }

@@ -26,7 +26,15 @@ describe('logs: the story around the stream', () => {
       timeout: 60_000,
     });
     await waitFor(() => Date.now() > new Date(endsAt).getTime() + 200, { what: 'end time passed' });
-    expect((await sb.run(['reconcile'])).stdout).toMatch(/interrupted the agent/);
+    expect((await sb.run(['reconcile'])).exitCode).toBe(0);
+    // The interrupt at the end time: this pass's, or the end timer's (armed by the wrapper's pass,
+    // whose environment has no OVERNIGHT_END_TIMER=0) a moment before it.
+    await waitFor(
+      () => /"action":"interrupt","cause":"end-time"/.test(sb.read(sb.state(id, 'events.jsonl')) ?? ''),
+      {
+        what: 'the end-time interrupt',
+      },
+    );
     await waitFor(() => sb.read(sb.ws(id, 'DONE')), { timeout: 20_000, what: 'DONE' });
 
     const followed = await follower;

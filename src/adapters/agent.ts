@@ -71,7 +71,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   if (previous && (await isAlive(previous.pid, previous.startTime)))
     throw new Error(`session ${s.previous?.n}'s agent (pid ${previous.pid}) is still running`);
   // What the dead agent started and left behind in its group ends before another agent starts.
-  if (previous) endLeftoverGroup(previous.pid);
+  if (previous) endLeftoverGroup(previous.pid, previous.startTime);
   // tmux would start the agent in the home directory instead of a directory that is gone.
   const cwd = agentCwd(s.spec, s.paths);
   if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);

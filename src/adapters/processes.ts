@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 // Process identity is (pid, start time): a recycled pid is a dead agent.
 
@@ -95,12 +95,23 @@ function killGroupLeft(pgid: number): void {
 }
 
 /**
- * What a dead agent left in its process group (a child it started) is ended. Only while no process
- * has the agent's pid: Linux never gives a pid to a process while a group of that id still exists,
- * so a group of that id is then the agent's own, never a stranger's that reused the number.
+ * What a dead agent left in its process group (a child it started) is ended: while no process has
+ * the agent's pid (Linux never gives a pid to a process while a group of that id still exists, so
+ * such a group is the agent's own), or while the pid is the agent's own unreaped zombie (its parent,
+ * the wrapper, was killed, and nothing reaps it).
  */
-export function endLeftoverGroup(pid: number): void {
-  if (process.platform !== 'linux' || existsSync(`/proc/${pid}`)) return;
+export function endLeftoverGroup(pid: number, startTime: string): void {
+  if (process.platform !== 'linux') return;
+  let stat: string | null = null;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    stat = null;
+  }
+  if (stat !== null) {
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    if (fields[0] !== 'Z' || fields[19] !== startTime) return;
+  }
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {

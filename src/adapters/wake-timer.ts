@@ -57,6 +57,17 @@ export async function armEndTimer(
   return armTimer(paths.endWake, paths, until, now, env);
 }
 
+/**
+ * Sleeps until its time, then becomes a pass; it ends by itself within a second of the run's end
+ * (DONE or FAILED in its records), so a timer whose record a killed pass never wrote, or that no
+ * cancel reached, never outlives the run.
+ */
+const TIMER_SCRIPT =
+  'end=$(( $(date +%s) + $0 )); ' +
+  'while [ ! -e "$3/DONE" ] && [ ! -e "$3/FAILED" ]; do ' +
+  'if [ "$(date +%s)" -ge "$end" ]; then exec "$1" "$2" reconcile --retry-lock 5000; fi; ' +
+  'sleep 1; done';
+
 async function armTimer(
   file: string,
   paths: RunPaths,
@@ -74,13 +85,7 @@ async function armTimer(
   const log = join(root, 'reconcile.log');
   const timer = execa(
     '/bin/sh',
-    [
-      '-c',
-      'sleep "$0" && exec "$1" "$2" reconcile --retry-lock 5000',
-      String(seconds),
-      selfCommand().node,
-      selfCommand().cli,
-    ],
+    ['-c', TIMER_SCRIPT, String(seconds), selfCommand().node, selfCommand().cli, paths.state],
     {
       detached: true,
       cleanup: false,

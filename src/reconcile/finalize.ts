@@ -114,12 +114,12 @@ async function settled(
 ): Promise<boolean> {
   const agent = session ? readAgent(paths, session) : null;
   if (!session || readText(paths.exitFile(session.n)) !== null) {
-    if (agent) endLeftoverGroup(agent.pid);
+    if (agent) endLeftoverGroup(agent.pid, agent.startTime);
     return true;
   }
   if (agent) {
     const gone = !(await isAlive(agent.pid, agent.startTime));
-    if (gone) endLeftoverGroup(agent.pid);
+    if (gone) endLeftoverGroup(agent.pid, agent.startTime);
     return gone;
   }
   return !(await wrapperRunning(wrapper));

@@ -63,10 +63,24 @@ export async function armEndTimer(
  * cancel reached, never outlives the run.
  */
 const TIMER_SCRIPT =
-  'end=$(( $(date +%s) + $0 )); ' +
+  'end=$0; ' +
   'while [ ! -e "$3/DONE" ] && [ ! -e "$3/FAILED" ]; do ' +
   'if [ "$(date +%s)" -ge "$end" ]; then exec "$1" "$2" reconcile --retry-lock 5000; fi; ' +
   'sleep 1; done';
+
+/** The timer's command line: it runs `<node> <cli> reconcile` once the epoch second of `until` is reached. */
+export function timerArgs(
+  until: Date,
+  now: Date,
+  self: { node: string; cli: string },
+  records: string,
+): string[] {
+  // An absolute second at or after `until`: a count of seconds from the shell's start wakes up to
+  // a second early when its sleeps run late (a loaded machine), finds the wait not over, and
+  // leaves nobody to wake it.
+  const end = Math.max(Math.ceil(until.getTime() / 1000), Math.floor(now.getTime() / 1000) + 1);
+  return ['-c', TIMER_SCRIPT, String(end), self.node, self.cli, records];
+}
 
 async function armTimer(
   file: string,
@@ -77,25 +91,21 @@ async function armTimer(
 ): Promise<boolean> {
   const at = until.toISOString();
   const armed = readWakeTimer(file);
-  if (armed?.at === at && (await timerAlive(armed))) return false;
+  // A timer that fired has become this pass: it sleeps no more, so the wait is armed again.
+  if (armed?.at === at && armed.pid !== process.pid && (await timerAlive(armed))) return false;
   await cancelTimer(file);
-  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
   const log = join(root, 'reconcile.log');
-  const timer = execa(
-    '/bin/sh',
-    ['-c', TIMER_SCRIPT, String(seconds), selfCommand().node, selfCommand().cli, paths.state],
-    {
-      detached: true,
-      cleanup: false,
-      cwd: root,
-      stdin: 'ignore',
-      stdout: { file: log, append: true },
-      stderr: { file: log, append: true },
-      env: { ...env, OVERNIGHT_HOME: root },
-    },
-  );
+  const timer = execa('/bin/sh', timerArgs(until, now, selfCommand(), paths.state), {
+    detached: true,
+    cleanup: false,
+    cwd: root,
+    stdin: 'ignore',
+    stdout: { file: log, append: true },
+    stderr: { file: log, append: true },
+    env: { ...env, OVERNIGHT_HOME: root },
+  });
   timer.catch(() => {}); // it outlives this process; nobody waits for it
   timer.unref();
   const pid = timer.pid ?? null;

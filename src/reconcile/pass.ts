@@ -12,6 +12,7 @@ import type { Settings } from '../core/config/settings.js';
 import { describeIoError } from '../core/io-error.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
+import { serveRequests, type PassResult } from './requests.js';
 import { RECHECK, reconcileRun, type Outcome } from './run.js';
 
 // The pass: one at a time under the runs root's lock; every unfinished run reconciled; rounds
@@ -29,10 +30,7 @@ export interface PassOptions {
   onOutcome?: (outcome: Outcome) => void;
 }
 
-export type PassResult =
-  | { ran: true; outcomes: Outcome[] }
-  /** Another pass held the lock; it runs once more for this request before it lets go. */
-  | { ran: false; outcomes: [] };
+export type { PassResult } from './requests.js';
 
 /** How long a pass waits for an exit record that may be on its way. */
 const EXIT_RACE_MS = 2_000;
@@ -41,6 +39,15 @@ const EXIT_RACE_MS = 2_000;
 const MAX_ROUNDS = 5;
 
 export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}): Promise<PassResult> {
+  if (opts.dryRun) return passOnce(settings, io, opts);
+  const marker = rootPaths(settings.runsDir).passRequested;
+  return serveRequests(
+    (again) => passOnce(settings, io, again ? { ...opts, retryLock: 0 } : opts),
+    () => exists(marker),
+  );
+}
+
+async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<PassResult> {
   const root = settings.runsDir;
   const rp = rootPaths(root);
   // A root that is not there yet has no runs; one that cannot be written is said in one line.
@@ -178,14 +185,14 @@ async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promis
     );
   };
   let release = await tryLock(rp.lock, onLost);
-  // A pass asked for by an exiting agent must not be lost: the holder may be past its last check.
-  for (const deadline = Date.now() + retryMs; !release && Date.now() < deadline;) {
+  // The request is written before each try: a holder that refuses this try lets go after the
+  // request exists, and looks for it once free (runPass), so no request is lost.
+  for (const deadline = Date.now() + retryMs; !release;) {
     writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
-    await new Promise((r) => setTimeout(r, 200));
     release = await tryLock(rp.lock, onLost);
+    if (release || Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
   }
-  // Not lost: the holder sees the marker and runs once more before it lets go.
-  if (!release) writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
   return release;
 }
 

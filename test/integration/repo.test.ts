@@ -36,11 +36,12 @@ describe('a run on a repository', () => {
     // Session 1 commits and crashes; the resumed session works past the end time; the synthesis reports.
     sb.setBehaviour([
       { commit: 'Fix the flaky test', finding: 'flaky.md', exit: 1 },
-      { work: 4 },
+      { work: 10 },
       { report: true },
     ]);
     const marker = 'fix-the-flaky-test-marker';
-    const { run, stderr } = await launchOn(sb, repo, `Fix the flaky tests (${marker})`, ['--duration', '3s']);
+    // Time enough for session 1's commit and crash before the end time, on a loaded machine too.
+    const { run, stderr } = await launchOn(sb, repo, `Fix the flaky tests (${marker})`, ['--duration', '8s']);
     expect(run).toMatchObject({ repo, base, branch: `overnight/${run.id}` });
     expect(run.worktree).toBe(join(sb.runs, 'worktrees', run.id));
     expect(stderr).toMatch(

@@ -148,7 +148,9 @@ describe('a run with a check', () => {
 
   it('a check whose process is killed (kill -9) is started again once and judged', async ({ sb }) => {
     sb.setBehaviour([{ work: 30 }, { report: true }]);
-    const cmd = "sleep 2 && printf '# pass 4\\n# fail 0\\n'";
+    // The first try waits to be killed; the second answers at once.
+    const ran = join(sb.dir, 'check-ran');
+    const cmd = `if [ -e ${ran} ]; then printf '# pass 4\\n# fail 0\\n'; else : > ${ran}; sleep 600; fi`;
     const run = await sb.launch('Survey', ['--duration', '3s', '--verify', cmd]);
     const pidText = await waitFor(
       async () => {

@@ -120,6 +120,36 @@ describe('a run with a check', () => {
     expect(sb.calls().at(-1)?.stdin).toMatch(/passes \(verified: 3 passed/);
   });
 
+  it('with verify_budget, a failing check gets one fix session told the failures, then the check again', async ({
+    sb,
+  }) => {
+    const repo = await makeProject(sb.dir);
+    sb.setBehaviour([
+      { plant: { 'math.mjs': MATH('a + b', 'a + b') }, work: 30 },
+      { plant: { 'math.mjs': MATH('a - b', 'a + b') }, work: 1 },
+      { report: true },
+    ]);
+    const run = await launchRepo(sb, repo, ['--duration', '8s', '--verify-budget', '2m']);
+    const done = await untilDone(sb, run.workspace, 60_000);
+    expect(done).toMatch(/verified: 2 passed, 0 new failures \(1 failure was there before the night\)/);
+    const [, fix, synthesis, ...more] = sb.calls();
+    expect(more).toEqual([]);
+    // The fix session resumed the conversation, told the failures and where the output is.
+    expect(fix?.argv).toContain('--resume');
+    expect(fix?.stdin).toMatch(/shows 1 new failure:\n- subtracts\n/);
+    expect(fix?.stdin).toContain(sb.state(run.id, 'check-final.log'));
+    expect(synthesis?.stdin).toMatch(/passes \(verified: 2 passed/);
+    // The check ran again after the fix (multiplies, broken before the night, still fails it).
+    expect(sb.read(sb.state(run.id, 'check-recheck.log'))).toMatch(/not ok \d+ - multiplies/);
+    const events = sb.read(sb.state(run.id, 'events.jsonl')) ?? '';
+    expect(events).toMatch(/"cause":"verify-fix".*"mode":"fix"/);
+    const result = JSON.parse(sb.read(join(run.workspace, 'result.json')) ?? '{}') as { verify?: unknown };
+    expect(result.verify).toMatchObject({
+      verdict: 'verified',
+      output: sb.state(run.id, 'check-recheck.log'),
+    });
+  });
+
   it('a baseline that cannot run is said at launch with its last lines', async ({ sb }) => {
     const repo = await makeProject(sb.dir);
     sb.setBehaviour({ work: 30 });

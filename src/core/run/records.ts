@@ -6,7 +6,7 @@ import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } fr
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly. Read back,
 // each is untrusted (the agent may have written it): numbers in range, times in sane years.
 
-const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'synthesis'];
+const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'fix', 'synthesis'];
 
 /** One restart.log line: ISO time, mode, exit status, previous session's uptime, reason; tab-separated. */
 export function formatRestart(e: RestartEntry): string {

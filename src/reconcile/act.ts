@@ -18,7 +18,7 @@ import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/superv
 import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
 import { fixPrompt } from '../core/verify/fix.js';
-import { synthesisNote, verifyResult } from '../core/verify/verdict.js';
+import { synthesisNote, verdictLine, verifyResult } from '../core/verify/verdict.js';
 import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
 
@@ -66,7 +66,8 @@ export async function act(
         await stopAgent(wrapperOf(spec, paths), session, grace);
       await removeSession(wrapperOf(spec, paths));
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
-      record();
+      // The check's verdict as data on the line, for the notification (never read from the reason).
+      record(action.kind === 'finish' ? finalVerdict(spec, obs) : {});
       await finalizeFinished(spec.id, paths, now, ctx.notifier);
       return true;
     }
@@ -179,4 +180,11 @@ function checkNote(
   const result = verifyResult(spec.verify, checks, checkOutput(paths, 'final'));
   const deadline = action.deadline ?? obs.session?.deadline;
   return { note: fixPrompt(result, deadline, spec.repo !== null) };
+}
+
+/** `{verdict, check}` for a run with a check that ends: what the notification says of it. */
+function finalVerdict(spec: RunSpec, obs: Observation): Record<string, string> {
+  if (!spec.verify) return {};
+  const result = verifyResult(spec.verify, obs.checks ?? {}, null);
+  return { verdict: result.verdict, check: verdictLine(result) };
 }

@@ -109,6 +109,20 @@ describe('a run with a check', () => {
       expect(result).toHaveProperty(key);
     const status = await sb.run(['status', run.id, '--json']);
     expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
+    // status <run>: the failing tests, the night's new ones first, and where the output is.
+    const shown = (await sb.run(['status', run.id])).stdout;
+    expect(shown).toMatch(
+      /check: +NOT verified: 1 new failure.*\n {2}command: {2}node --test\n {2}failing: {2}subtracts \(new\)\n/,
+    );
+    expect(shown).toContain(`output:   ${sb.state(run.id, 'check-final.log')}`);
+    // The notification said the verdict on a line of its own, as a needs-you event.
+    const finish = (sb.read(sb.state(run.id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .find((l) => l.includes('"action":"finish"'));
+    expect(JSON.parse(finish ?? '{}')).toMatchObject({
+      verdict: 'not-verified',
+      check: expect.stringMatching(/^NOT verified: 1 new failure/),
+    });
   });
 
   it('an agent that makes every test pass is verified', async ({ sb }) => {

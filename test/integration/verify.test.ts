@@ -1,10 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { git } from '../helpers/git.js';
 import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { validate } from '../helpers/json-schema.js';
 import { it } from '../helpers/sandbox.js';
+
+const RESULT_SCHEMA = JSON.parse(
+  readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 
 // Verified nights: a small real project with a `node --test` suite, the fake agent, and the check
 // overnight runs itself (its baseline on the base commit, then at the end).
@@ -65,7 +70,12 @@ describe('a run with a check', () => {
     sb,
   }) => {
     const repo = await makeProject(sb.dir);
-    sb.setBehaviour([{ plant: { 'math.mjs': MATH('a + b', 'a * b') }, work: 30 }, { report: true }]);
+    const question = '\n## Keep the old API?\n- Best guess: yes\n- Priority: high\n';
+    sb.setBehaviour([
+      { plant: { 'math.mjs': MATH('a + b', 'a * b') }, questions: question, work: 30 },
+      // The synthesis commits what the night left in the worktree, as it is asked to.
+      { report: true, commit: 'Fix mul' },
+    ]);
     const run = await launchRepo(sb, repo, ['--duration', '8s']);
     // The baseline ran on the base commit before the first session: multiplies fails there.
     const baseline = await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.exit')), {
@@ -101,12 +111,18 @@ describe('a run with a check', () => {
         newFailures: ['subtracts'],
         output: sb.state(run.id, 'check-final.log'),
       },
-      repo: { path: repo, branch: `overnight/${run.id}` },
+      repo: {
+        path: repo,
+        branch: `overnight/${run.id}`,
+        commits: [{ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: 'Fix mul' }],
+        diffstat: { files: 2, insertions: 3, deletions: 2 },
+      },
       restarts: 0,
+      openQuestions: { high: ['Keep the old API?'], medium: [], low: [], unknown: [] },
       report: join(run.workspace, 'REPORT.md'),
     });
-    for (const key of ['sessions', 'costUsd', 'startedAt', 'endsAt', 'questions'])
-      expect(result).toHaveProperty(key);
+    expect(result.secondsWorked).toBeGreaterThan(0);
+    expect(validate(RESULT_SCHEMA, result)).toEqual([]);
     const status = await sb.run(['status', run.id, '--json']);
     expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
     // status <run>: the failing tests, the night's new ones first, and where the output is.

@@ -56,6 +56,10 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--verify-budget <time>',
       'time after the end for one fix session when the check fails (default 0)',
     )
+    .option(
+      '--verify-junit <path>',
+      'a JUnit XML file the check writes, relative to its working directory: counts and names come from it',
+    )
     .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

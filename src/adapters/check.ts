@@ -6,6 +6,7 @@ import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import { parsePidRecord } from '../core/run/records.js';
 import type { RunSpec } from '../core/run/types.js';
 import { outputLines } from '../core/verify/lines.js';
+import { parseJunit } from '../core/verify/parse-junit.js';
 import { parseTestOutput } from '../core/verify/parse.js';
 import {
   CHECK_LOG_MAX,
@@ -35,6 +36,8 @@ export const CHECK_WRAPPER = fileURLToPath(new URL('../src/wrapper/check.sh', im
 /** Output read back for counts and messages. */
 const PARSE_BYTES = 1024 * 1024;
 const TAIL_LINES = 15;
+/** The JUnit file's copy is at most this (the wrapper copies no more). */
+const JUNIT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Starts a check step: its record first (a pass that dies after this leaves a step that is seen
@@ -55,7 +58,7 @@ export async function startCheck(
   killGroup(readHead(file('watchdog'), 32));
   const old = parsePidRecord(readText(file('pid')) ?? '');
   if (old && (await isAlive(old.pid, old.startTime))) signalGroup(old.pid, 'SIGKILL');
-  for (const ext of ['pid', 'exit', 'timeout', 'log', 'group', 'watchdog'] as const)
+  for (const ext of ['pid', 'exit', 'timeout', 'log', 'group', 'watchdog', 'junit'] as const)
     rmSync(file(ext), { force: true });
   writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries }));
   const { node, cli } = selfCommand();
@@ -66,6 +69,7 @@ export async function startCheck(
     agentCwd(spec, paths),
     String(CHECK_LOG_MAX),
     String(Math.ceil(spec.verify.timeout)),
+    spec.verify.junit ?? '',
     node,
     cli,
     '--',
@@ -109,11 +113,13 @@ export async function observeCheck(
   );
   const ended = state === 'exited' || state === 'timed-out' || state === 'lost';
   const output = ended ? readTail(file('log'), PARSE_BYTES) : '';
+  // The JUnit file the command wrote (verify_junit), when there is one, says more than its output.
+  const junit = state === 'exited' ? readHead(file('junit'), JUNIT_BYTES) : null;
   return {
     ...record,
     state,
     exit,
-    counts: state === 'exited' ? parseTestOutput(output) : null,
+    counts: state === 'exited' ? ((junit ? parseJunit(junit) : null) ?? parseTestOutput(output)) : null,
     tail: outputLines(output.trimEnd()).slice(-TAIL_LINES).join('\n'),
   };
 }

@@ -168,6 +168,29 @@ export async function diffstat(
   return r.code === 0 ? r.stdout.split('\n').filter((l) => l.trim() !== '') : [];
 }
 
+/** What the branch changed against its base, in numbers (`git diff --numstat`); null when git cannot say. */
+export async function diffTotals(
+  repo: string,
+  base: string,
+  branch: string,
+  tip = `refs/heads/${branch}`,
+): Promise<{ files: number; insertions: number; deletions: number } | null> {
+  const r = await git(repo, ['diff', '--no-ext-diff', '--no-color', '--numstat', base, tip, '--']);
+  if (r.code !== 0) return null;
+  let files = 0;
+  let insertions = 0;
+  let deletions = 0;
+  for (const line of r.stdout.split('\n')) {
+    // `<added>\t<deleted>\t<path>`; a binary file is `-\t-\t<path>`.
+    const [added, deleted] = line.split('\t', 2);
+    if (added === undefined || deleted === undefined || line === '') continue;
+    files++;
+    insertions += Number(added) || 0;
+    deletions += Number(deleted) || 0;
+  }
+  return { files, insertions, deletions };
+}
+
 /** A worktree of a repository, as `git worktree list --porcelain` lists it. */
 export interface WorktreeEntry {
   path: string;

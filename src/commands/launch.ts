@@ -22,6 +22,7 @@ export interface LaunchOptions {
   verify?: string;
   verifyTimeout?: string;
   verifyBudget?: string;
+  verifyJunit?: string;
   taskFile?: string;
   repo?: string;
   base?: string;

@@ -11,6 +11,7 @@ import { localTime } from '../core/local-time.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
+import { checkDetails } from '../core/status/check.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
 import { diskFullWarning } from '../core/status/disk.js';
@@ -133,6 +134,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     const story = readStory(paths, one);
     const files = { report: exists(paths.report), newest: newestFindings(paths.findings, 5), story };
     for (const line of runDetails(one, files, now, localTime())) io.stdout(line);
+    for (const line of checkDetails(one.verify, one.state)) io.stdout(safeLine(line));
     if (one.repo) for (const line of repoDetails(one, await branchDetails(one))) io.stdout(safeLine(line));
     for (const line of timelineBlock(story.timeline, localTime())) io.stdout(safeLine(line));
   }

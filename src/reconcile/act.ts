@@ -1,5 +1,5 @@
 import { removeSession, startSession, stopAgent, wrapperOf } from '../adapters/agent.js';
-import { startCheck, stopCheck } from '../adapters/check.js';
+import { checkOutput, startCheck, stopCheck } from '../adapters/check.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
 import {
@@ -17,7 +17,8 @@ import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
-import { synthesisNote, verifyResult } from '../core/verify/verdict.js';
+import { fixPrompt } from '../core/verify/fix.js';
+import { synthesisNote, verdictLine, verifyResult } from '../core/verify/verdict.js';
 import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
 
@@ -65,7 +66,8 @@ export async function act(
         await stopAgent(wrapperOf(spec, paths), session, grace);
       await removeSession(wrapperOf(spec, paths));
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
-      record();
+      // The check's verdict as data on the line, for the notification (never read from the reason).
+      record(action.kind === 'finish' ? finalVerdict(spec, obs) : {});
       await finalizeFinished(spec.id, paths, now, ctx.notifier);
       return true;
     }
@@ -153,13 +155,36 @@ async function start(
     handover,
     again: action.again,
     deadline: action.deadline,
-    // The synthesis hears the check's verdict: overnight's, which the report may not contradict.
-    ...(action.mode === 'synthesis' && spec.verify
-      ? { note: synthesisNote(verifyResult(spec.verify, obs.checks ?? {}, null)) }
-      : {}),
+    ...checkNote(spec, paths, obs, action),
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   const again = action.again ? { again: true } : {};
   record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh, ...again });
   return true;
+}
+
+/**
+ * The synthesis hears the check's verdict (overnight's, which the report may not contradict); the
+ * fix session hears the failures it is to fix, and where the output is.
+ */
+function checkNote(
+  spec: RunSpec,
+  paths: RunPaths,
+  obs: Observation,
+  action: Extract<Action, { kind: 'start' }>,
+): { note?: string } {
+  if (!spec.verify) return {};
+  const checks = obs.checks ?? {};
+  if (action.mode === 'synthesis') return { note: synthesisNote(verifyResult(spec.verify, checks, null)) };
+  if (action.mode !== 'fix') return {};
+  const result = verifyResult(spec.verify, checks, checkOutput(paths, 'final'));
+  const deadline = action.deadline ?? obs.session?.deadline;
+  return { note: fixPrompt(result, deadline, spec.repo !== null) };
+}
+
+/** `{verdict, check}` for a run with a check that ends: what the notification says of it. */
+function finalVerdict(spec: RunSpec, obs: Observation): Record<string, string> {
+  if (!spec.verify) return {};
+  const result = verifyResult(spec.verify, obs.checks ?? {}, null);
+  return { verdict: result.verdict, check: verdictLine(result) };
 }

@@ -95,7 +95,7 @@ export async function finalizeFinished(
     const obs = await observe(paths, spec, async () => false, process.env, now);
     const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
-    writeResult(summary, paths);
+    await writeResult(summary, paths);
   }
   const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
   markFinished(dirname(paths.workspace), { id, finishedAt: now, state });

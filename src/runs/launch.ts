@@ -39,10 +39,11 @@ export interface LaunchRequest {
   /** Keep working on paid extra usage (--allow-overage). */
   allowOverage?: boolean;
   fallbackModel?: string;
-  /** The check the run is verified by, and its limits (--verify, --verify-timeout, --verify-budget). */
+  /** The check the run is verified by, its limits and JUnit file (--verify, --verify-timeout, …). */
   verify?: string;
   verifyTimeout?: string;
   verifyBudget?: string;
+  verifyJunit?: string;
   allowedTools?: string;
   permissionMode?: string;
   /** The repository to work on (--repo), and the branch's base and name. */
@@ -80,6 +81,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       verify: req.verify,
       verify_timeout: req.verifyTimeout,
       verify_budget: req.verifyBudget,
+      verify_junit: req.verifyJunit,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
       backend: req.backend,
@@ -148,6 +150,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
               command: settings.verify,
               timeout: settings.verifyTimeout,
               budget: settings.verifyBudget,
+              ...(settings.verifyJunit ? { junit: settings.verifyJunit } : {}),
             },
           }
         : {}),

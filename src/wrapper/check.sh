@@ -1,7 +1,10 @@
 #!/bin/sh
 # overnight's check wrapper: runs the run's check command (`launch --verify`) once, detached, in
 # its own process group (the pass starts it with setsid), so it can be killed as a whole.
-# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT NODE CLI -- COMMAND
+# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT JUNIT NODE CLI -- COMMAND
+# JUNIT (empty for none): the JUnit XML file the command writes, relative to CWD (verify_junit);
+# removed before the command runs, and copied after it (its first 4 MB) into the records when it
+# is a regular file below CWD (no symbolic link, no directory outside CWD on its way).
 # The command gets a process group of its own, killed at TIMEOUT seconds by a watchdog here (the
 # step is marked timed out first); a pass kills it too if this wrapper is gone.
 # The command comes from run.yaml (the person's launch or config), never from a file the agent
@@ -31,8 +34,8 @@ atomic() {
   return 1
 }
 
-state=$1 step=$2 cwd=$3 max=$4 timeout=$5 node=$6 cli=$7
-shift 7
+state=$1 step=$2 cwd=$3 max=$4 timeout=$5 junit=$6 node=$7 cli=$8
+shift 8
 [ "${1:-}" = "--" ] && shift
 command=$1
 id=$(basename "$state")
@@ -41,6 +44,22 @@ log="$state/check-$step.log"
 envfile="$root/.agent-env/$id.env"
 
 atomic "$state/check-$step.pid" "$$ $(start_time "$$")" || exit 1
+
+# The JUnit file, when it is a regular file in a directory below CWD (resolved, links and all).
+junit_file() {
+  [ -n "$junit" ] || return 1
+  top=$(cd "$cwd" 2> /dev/null && pwd -P) || return 1
+  dir=$(cd "$cwd" 2> /dev/null && cd "$(dirname -- "$junit")" 2> /dev/null && pwd -P) || return 1
+  case "$dir/" in
+    "$top"/*) ;;
+    *) return 1 ;;
+  esac
+  file="$dir/$(basename -- "$junit")"
+  [ -f "$file" ] && [ ! -L "$file" ] || return 1
+  printf '%s\n' "$file"
+}
+# A file left from before (an earlier check, the agent) is not this check's result.
+if old=$(junit_file); then rm -f -- "$old"; fi
 
 header='# overnight: the environment captured at launch (sh, sourced by the wrapper)'
 first=
@@ -78,6 +97,11 @@ fi
 size=$(wc -c < "$log" 2> /dev/null || echo 0)
 if [ "$size" -gt "$max" ]; then
   tail -c "$max" "$log" > "$log.tmp.$$" && mv -f "$log.tmp.$$" "$log"
+fi
+if file=$(junit_file); then
+  head -c 4194304 -- "$file" > "$state/check-$step.junit.tmp.$$" 2> /dev/null &&
+    mv -f "$state/check-$step.junit.tmp.$$" "$state/check-$step.junit"
+  rm -f "$state/check-$step.junit.tmp.$$"
 fi
 atomic "$state/check-$step.exit" "$status $(date +%s)"
 

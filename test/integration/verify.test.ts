@@ -1,10 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { git } from '../helpers/git.js';
 import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { validate } from '../helpers/json-schema.js';
 import { it } from '../helpers/sandbox.js';
+
+const RESULT_SCHEMA = JSON.parse(
+  readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 
 // Verified nights: a small real project with a `node --test` suite, the fake agent, and the check
 // overnight runs itself (its baseline on the base commit, then at the end).
@@ -65,7 +70,12 @@ describe('a run with a check', () => {
     sb,
   }) => {
     const repo = await makeProject(sb.dir);
-    sb.setBehaviour([{ plant: { 'math.mjs': MATH('a + b', 'a * b') }, work: 30 }, { report: true }]);
+    const question = '\n## Keep the old API?\n- Best guess: yes\n- Priority: high\n';
+    sb.setBehaviour([
+      { plant: { 'math.mjs': MATH('a + b', 'a * b') }, questions: question, work: 30 },
+      // The synthesis commits what the night left in the worktree, as it is asked to.
+      { report: true, commit: 'Fix mul' },
+    ]);
     const run = await launchRepo(sb, repo, ['--duration', '8s']);
     // The baseline ran on the base commit before the first session: multiplies fails there.
     const baseline = await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.exit')), {
@@ -101,14 +111,34 @@ describe('a run with a check', () => {
         newFailures: ['subtracts'],
         output: sb.state(run.id, 'check-final.log'),
       },
-      repo: { path: repo, branch: `overnight/${run.id}` },
+      repo: {
+        path: repo,
+        branch: `overnight/${run.id}`,
+        commits: [{ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: 'Fix mul' }],
+        diffstat: { files: 2, insertions: 3, deletions: 2 },
+      },
       restarts: 0,
+      openQuestions: { high: ['Keep the old API?'], medium: [], low: [], unknown: [] },
       report: join(run.workspace, 'REPORT.md'),
     });
-    for (const key of ['sessions', 'costUsd', 'startedAt', 'endsAt', 'questions'])
-      expect(result).toHaveProperty(key);
+    expect(result.secondsWorked).toBeGreaterThan(0);
+    expect(validate(RESULT_SCHEMA, result)).toEqual([]);
     const status = await sb.run(['status', run.id, '--json']);
     expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
+    // status <run>: the failing tests, the night's new ones first, and where the output is.
+    const shown = (await sb.run(['status', run.id])).stdout;
+    expect(shown).toMatch(
+      /check: +NOT verified: 1 new failure.*\n {2}command: {2}node --test\n {2}failing: {2}subtracts \(new\)\n/,
+    );
+    expect(shown).toContain(`output:   ${sb.state(run.id, 'check-final.log')}`);
+    // The notification said the verdict on a line of its own, as a needs-you event.
+    const finish = (sb.read(sb.state(run.id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .find((l) => l.includes('"action":"finish"'));
+    expect(JSON.parse(finish ?? '{}')).toMatchObject({
+      verdict: 'not-verified',
+      check: expect.stringMatching(/^NOT verified: 1 new failure/),
+    });
   });
 
   it('an agent that makes every test pass is verified', async ({ sb }) => {
@@ -118,6 +148,36 @@ describe('a run with a check', () => {
     const done = await untilDone(sb, run.workspace);
     expect(done).toMatch(/verified: 3 passed, 0 new failures \(1 failure was there before the night\)/);
     expect(sb.calls().at(-1)?.stdin).toMatch(/passes \(verified: 3 passed/);
+  });
+
+  it('with verify_budget, a failing check gets one fix session told the failures, then the check again', async ({
+    sb,
+  }) => {
+    const repo = await makeProject(sb.dir);
+    sb.setBehaviour([
+      { plant: { 'math.mjs': MATH('a + b', 'a + b') }, work: 30 },
+      { plant: { 'math.mjs': MATH('a - b', 'a + b') }, work: 1 },
+      { report: true },
+    ]);
+    const run = await launchRepo(sb, repo, ['--duration', '8s', '--verify-budget', '2m']);
+    const done = await untilDone(sb, run.workspace, 60_000);
+    expect(done).toMatch(/verified: 2 passed, 0 new failures \(1 failure was there before the night\)/);
+    const [, fix, synthesis, ...more] = sb.calls();
+    expect(more).toEqual([]);
+    // The fix session resumed the conversation, told the failures and where the output is.
+    expect(fix?.argv).toContain('--resume');
+    expect(fix?.stdin).toMatch(/shows 1 new failure:\n- subtracts\n/);
+    expect(fix?.stdin).toContain(sb.state(run.id, 'check-final.log'));
+    expect(synthesis?.stdin).toMatch(/passes \(verified: 2 passed/);
+    // The check ran again after the fix (multiplies, broken before the night, still fails it).
+    expect(sb.read(sb.state(run.id, 'check-recheck.log'))).toMatch(/not ok \d+ - multiplies/);
+    const events = sb.read(sb.state(run.id, 'events.jsonl')) ?? '';
+    expect(events).toMatch(/"cause":"verify-fix".*"mode":"fix"/);
+    const result = JSON.parse(sb.read(join(run.workspace, 'result.json')) ?? '{}') as { verify?: unknown };
+    expect(result.verify).toMatchObject({
+      verdict: 'verified',
+      output: sb.state(run.id, 'check-recheck.log'),
+    });
   });
 
   it('a baseline that cannot run is said at launch with its last lines', async ({ sb }) => {

@@ -55,6 +55,7 @@ describe('defaults', () => {
       verify: null,
       verifyTimeout: 20 * 60,
       verifyBudget: 0,
+      verifyJunit: null,
       slurm: { partition: null, account: null, mem: null, cpus: null, extra: [] },
     });
   });

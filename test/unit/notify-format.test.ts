@@ -211,6 +211,7 @@ describe('command and desktop', () => {
         OVERNIGHT_REASON: 'finished: REPORT.md written',
         OVERNIGHT_REPORT: `/runs/${RUN}/REPORT.md`,
         OVERNIGHT_WORKSPACE: `/runs/${RUN}`,
+        OVERNIGHT_VERDICT: '',
       },
       stdin: expect.stringMatching(/^\{"id":.*"event":"done".*\}\n$/),
     });

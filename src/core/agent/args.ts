@@ -74,6 +74,8 @@ export function promptFor(
     return handoverPrompt(spec.task, last, f) + note + (mode === 'synthesis' ? `\n${synthesis}` : '');
   }
   if (mode === 'continue') return continuePrompt(spec.endsAt, now, f);
+  // The fix session's words (the check's failures) come with it, as the synthesis's verdict does.
+  if (mode === 'fix') return '';
   return mode === 'synthesis' ? synthesis : resumePrompt(f); // resume and retry
 }
 

@@ -37,6 +37,8 @@ export interface Settings extends Limits {
   verifyTimeout: number;
   /** Seconds after the end time for one fix session when the check fails (0: none). */
   verifyBudget: number;
+  /** Where the check writes a JUnit XML file, relative to its working directory; null for none. */
+  verifyJunit: string | null;
   /** What every Slurm job gets besides overnight's own options: config file only (core/config/slurm). */
   slurm: SlurmSettings;
 }
@@ -99,13 +101,14 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   verify: { field: 'verify', kind: 'shell', env: 'OVERNIGHT_VERIFY' },
   verify_timeout: { field: 'verifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_VERIFY_TIMEOUT' },
   verify_budget: { field: 'verifyBudget', kind: 'duration', env: 'OVERNIGHT_VERIFY_BUDGET' },
+  verify_junit: { field: 'verifyJunit', kind: 'junit-path', env: 'OVERNIGHT_VERIFY_JUNIT' },
   notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
   notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
   notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
 };
 
 /** Keys a config file may set to null (none). */
-const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify']);
+const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify', 'verify_junit']);
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
@@ -144,6 +147,7 @@ export function defaultSettings(home: string): Settings {
     verify: null,
     verifyTimeout: 20 * 60,
     verifyBudget: 0,
+    verifyJunit: null,
     slurm: { ...DEFAULT_SLURM, extra: [] },
   };
 }

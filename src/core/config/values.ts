@@ -1,4 +1,5 @@
 import { isBackend } from '../run/backend.js';
+import { JUNIT_ACCEPTS, junitPath } from '../verify/junit-path.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
 
 // The kinds of value a setting takes, what each accepts, and the parse of one raw value. Pure.
@@ -48,7 +49,8 @@ export type Kind =
   | 'size'
   | 'boolean'
   | 'backend'
-  | 'shell';
+  | 'shell'
+  | 'junit-path';
 
 export const ACCEPTS: Record<Kind, string> = {
   path: 'expected a directory path',
@@ -64,6 +66,7 @@ export const ACCEPTS: Record<Kind, string> = {
   boolean: 'expected true or false',
   backend: 'expected tmux or detached (slurm is coming, and not available yet)',
   shell: 'expected a shell command, such as "npm test"',
+  'junit-path': JUNIT_ACCEPTS,
 };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -119,6 +122,10 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
     }
     case 'backend':
       return isBackend(text) ? { ok: true, value: text } : { ok: false };
+    case 'junit-path': {
+      const path = junitPath(text);
+      return path === null ? { ok: false } : { ok: true, value: path };
+    }
     case 'shell':
       return typeof text === 'string' && text.trim() !== '' && text.length <= 4096 && !text.includes('\0')
         ? { ok: true, value: text.trim() }

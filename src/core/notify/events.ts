@@ -3,6 +3,7 @@ import { RUN_STATES, type RunState } from '../run/types.js';
 import { attention } from '../supervise/attention.js';
 import { causeOf } from '../supervise/legacy-cause.js';
 import { oneLine } from '../text.js';
+import type { Verdict } from '../verify/verdict.js';
 import type { NotifyEventKind } from './targets.js';
 
 // Which transitions are news, and for whom: a pure mapping from one line of a run's events log
@@ -29,6 +30,17 @@ export interface NotifyEvent {
   until?: string;
   /** The digest's text (core/digest/text.ts), for the `digest` event. */
   text?: string;
+  /** The check's verdict when a run with one ends (`verified: 212 passed, 0 new failures`). */
+  verify?: { verdict: Verdict; line: string };
+}
+
+const VERDICTS: readonly Verdict[] = ['verified', 'not-verified', 'error'];
+
+/** The verdict a finish line carries (act records it), read back as untrusted: closed set, one line. */
+function verifyOf(raw: Record<string, unknown>): NotifyEvent['verify'] | undefined {
+  const verdict = VERDICTS.find((v) => v === raw.verdict);
+  if (!verdict || raw.action !== 'finish') return undefined;
+  return { verdict, line: oneLine(typeof raw.check === 'string' ? raw.check : '', 300) };
 }
 
 /** What a line alone does not say. */
@@ -51,7 +63,9 @@ export function kindsOf(raw: Record<string, unknown>, reportExists: boolean): No
   const cause = causeOf({ ...raw, reason });
   if (action === 'finish' && (to === 'failed' || to === 'done')) {
     const state = to === 'failed' ? 'failed' : 'done';
-    const need = attention(cause, { state, report: reportExists });
+    const verdict = verifyOf(raw)?.verdict;
+    const checkFailed = verdict === 'not-verified' || verdict === 'error';
+    const need = attention(cause, { state, report: reportExists, checkFailed });
     // A FAILED run is news for everyone; "needs you" when only the person can clear it. A run
     // that ends without a report leaves the person to read findings/ themselves.
     if (state === 'failed') return need?.only ? ['needs-you', 'failed'] : ['failed'];
@@ -74,6 +88,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
   // Read back as untrusted: a state that is none, a time out of range are left out.
   const to = (RUN_STATES as readonly unknown[]).includes(raw.to) ? (raw.to as RunState) : 'waiting';
   const until = timeOf(raw.until) ? { until: raw.until as string } : {};
+  const verify = verifyOf(raw);
   return {
     id: `${run.id}:${offset}`,
     event: kinds[0] as NotifyEventKind,
@@ -86,6 +101,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
     workspace: run.workspace,
     task: run.task === null ? null : oneLine(run.task.split('\n')[0] ?? '', 120),
     ...until,
+    ...(verify ? { verify } : {}),
   };
 }
 

@@ -12,8 +12,13 @@ export function headline(e: NotifyEvent, clock: LocalTime): string {
   const until = e.until ? ` until ${clock.hm(new Date(e.until))}` : '';
   switch (e.event) {
     case 'done':
+      if (e.verify?.verdict === 'verified')
+        return e.report ? 'done, verified: the report is ready' : 'done, verified';
       return e.report ? 'done: the report is ready' : 'done';
     case 'needs-you':
+      if (e.state === 'done' && e.verify?.verdict === 'not-verified') return 'done, NOT verified: needs you';
+      if (e.state === 'done' && e.verify?.verdict === 'error')
+        return 'done, the check gave no result: needs you';
       return e.state === 'done' ? 'done without a report: needs you' : 'failed: needs you';
     case 'failed':
       return 'failed';
@@ -41,7 +46,11 @@ export function message(e: NotifyEvent): string {
   if (e.event === 'digest') return e.text ?? e.reason;
   const lines = [e.run === 'test' ? 'overnight notify test' : `run ${e.run}`];
   if (e.task) lines.push(`task: ${e.task}`);
-  if (e.reason) lines.push(e.reason);
+  // The check's verdict on a line of its own, first; the reason that ends with it is not said twice.
+  const check = e.verify?.line ?? '';
+  if (check) lines.push(check);
+  const reason = check && e.reason.endsWith(`; ${check}`) ? e.reason.slice(0, -check.length - 2) : e.reason;
+  if (reason) lines.push(reason);
   if (e.report) lines.push(`report: ${e.report}`);
   else if (e.run !== 'test') lines.push(`workspace: ${e.workspace}`);
   if (e.run !== 'test') lines.push(`overnight status ${e.run}`);
@@ -176,6 +185,7 @@ export function commandCall(
     OVERNIGHT_REASON: e.reason,
     OVERNIGHT_REPORT: e.report ?? '',
     OVERNIGHT_WORKSPACE: e.workspace,
+    OVERNIGHT_VERDICT: e.verify?.verdict ?? '',
   };
   return {
     ok: true,

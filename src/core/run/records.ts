@@ -1,3 +1,4 @@
+import { junitPath } from '../verify/junit-path.js';
 import type { VerifySpec } from '../verify/types.js';
 import { isBackend, type BackendName } from './backend.js';
 import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
@@ -6,7 +7,7 @@ import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } fr
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly. Read back,
 // each is untrusted (the agent may have written it): numbers in range, times in sane years.
 
-const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'synthesis'];
+const MODES: readonly SessionMode[] = ['initial', 'resume', 'continue', 'retry', 'fix', 'synthesis'];
 
 /** One restart.log line: ISO time, mode, exit status, previous session's uptime, reason; tab-separated. */
 export function formatRestart(e: RestartEntry): string {
@@ -122,6 +123,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
             command: spec.verify.command,
             timeout_seconds: spec.verify.timeout,
             budget_seconds: spec.verify.budget,
+            ...(spec.verify.junit ? { junit: spec.verify.junit } : {}),
           },
         }
       : {}),
@@ -255,5 +257,7 @@ function verifyFromDoc(v: unknown): { verify?: VerifySpec } {
     o.budget_seconds as number,
     'verify.budget_seconds',
   );
-  return { verify: { command, timeout, budget } };
+  const junit =
+    o.junit === undefined ? undefined : need(junitPath(o.junit) !== null, o.junit as string, 'verify.junit');
+  return { verify: { command, timeout, budget, ...(junit ? { junit } : {}) } };
 }

@@ -23,6 +23,7 @@ export const LAUNCH_OPTIONS = [
   '--verify',
   '--verify-timeout',
   '--verify-budget',
+  '--verify-junit',
   '--task-file',
   '--repo',
   '--base',

@@ -91,9 +91,10 @@ export interface RunSpec {
 /**
  * How a session came to be. `resume` follows a crash and is what the circuit breaker counts;
  * `continue` follows a clean exit with time left or a lifted usage limit; `retry` follows a
- * refused login (counted on its own); `initial` and `synthesis` are not restarts.
+ * refused login (counted on its own); `fix` is the one session after a failing check, within
+ * verify_budget; `initial`, `fix` and `synthesis` are not restarts.
  */
-export type SessionMode = 'initial' | 'resume' | 'continue' | 'retry' | 'synthesis';
+export type SessionMode = 'initial' | 'resume' | 'continue' | 'retry' | 'fix' | 'synthesis';
 
 /** The current session's record, written before the session is started. */
 export interface SessionRecord {
@@ -104,7 +105,8 @@ export interface SessionRecord {
   fresh?: boolean;
   /**
    * When this synthesis must be done by, when not the end time plus synthesis_budget: a report
-   * written late, once a usage limit lifted after that (within late_report).
+   * written late, once a usage limit lifted after that (within late_report). For a fix session:
+   * the end of verify_budget.
    */
   deadline?: Date;
 }

@@ -1,5 +1,6 @@
 import type { LocalTime } from '../local-time.js';
 import { needWords, type Need } from '../supervise/attention.js';
+import { isLive } from '../supervise/live-states.js';
 import { plural, safeLine } from '../text.js';
 import { noPaint, paint, STATE_PAINT, type Painter } from './colour.js';
 import { fitColumns, GAP, pad, truncate, wrap, type Column } from './fit.js';
@@ -137,8 +138,12 @@ export function formatBoard<R extends TableRow>(
   return out;
 }
 
-/** A run with a check shows overnight's verdict beside its state: ✓ verified, ✗ not (or no result). */
+/**
+ * A finished run with a check shows overnight's verdict beside its state: ✓ verified, ✗ not (or no
+ * result). A live run has no verdict yet.
+ */
 function checkMark(r: TableRow): string {
+  if (isLive(r.state)) return '';
   const v = r.verify?.verdict;
   if (v === 'verified') return ' ✓';
   return v === 'not-verified' || v === 'error' ? ' ✗' : '';

@@ -28,6 +28,8 @@ export const CAUSES = {
   verifying: "the run's check (launch --verify) is due or running: on the base commit, or at the end",
   'check-lost': "the check's process was lost (killed, the machine went down): started again once",
   'check-timeout': 'the check ran past verify_timeout: killed with its process group',
+  'verify-fix': 'the final check failed with verify_budget left: one fix session, then the check again',
+  'fix-time': 'verify_budget ran out: the fix session is stopped and the check runs again',
   // DONE
   'report-written': 'REPORT.md was written (by the agent or the synthesis)',
   'report-incomplete': 'the synthesis was still writing when its budget ran out',

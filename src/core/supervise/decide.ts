@@ -1,4 +1,5 @@
 import type { RunSpec, SessionRecord } from '../run/types.js';
+import { fixOver } from '../verify/fix.js';
 import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import { agentAlive } from './live-states.js';
@@ -111,6 +112,21 @@ function decideRunning(
         reason: 'writing the report',
       }
     );
+  }
+  if (session.mode === 'fix') {
+    // The fix session (verify_budget) ends at the budget's end; a question stops it, not the run.
+    const over = fixOver(session.deadline, spec, now);
+    if (over) return over;
+    if (prompt) {
+      const reason = `the fix session is waiting for input nobody will give: "${prompt}"`;
+      return { kind: 'interrupt', cause: 'prompt', hung: true, reason };
+    }
+    const fixing = {
+      kind: 'none' as const,
+      cause: 'working' as const,
+      reason: 'fixing what the check found',
+    };
+    return watchForHang(spec, session, agent, outputAt, now) ?? fixing;
   }
   if (prompt) {
     const reason = `the agent is waiting for input nobody will give: "${prompt}"`;

@@ -51,6 +51,8 @@ export function describeAction(
           return `${verb('started', 'start')} the first session: ${action.reason}`;
         case 'synthesis':
           return `${verb('started', 'start')} the synthesis: ${action.reason}`;
+        case 'fix':
+          return `${verb('started', 'start')} the fix session: ${action.reason}`;
         case 'continue':
           return `${verb('continued', 'continue')} the session: ${action.reason}`;
         case 'retry':

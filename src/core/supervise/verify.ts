@@ -1,12 +1,14 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunSpec } from '../run/types.js';
+import { fixSession } from '../verify/fix.js';
 import type { CheckStep, ObservedCheck, VerifySpec } from '../verify/types.js';
 import { verdictLine, verifyResult } from '../verify/verdict.js';
 import type { Action, Observation } from './types.js';
 
 // Decision 7: a run with a check (`verify`). The check is a step of its own, observed like a
 // session and never run under the lock: on the base commit before a repository run's first
-// session (the baseline), and at the end, before the synthesis or the run's end (the final check).
+// session (the baseline), and at the end, before the synthesis or the run's end (the final check);
+// with verify_budget, a failing final check gets one fix session and the check again (the recheck).
 // Pure: decided from the observation alone.
 
 /** A check whose process was lost (killed, the machine went down) is started again this many times. */
@@ -57,7 +59,8 @@ export function verifyStep(spec: RunSpec, obs: Observation, now: Date, next: Act
     if (gate) return gate;
     return { ...next, reason: `${next.reason} (baseline taken)` };
   }
-  const step = checks.recheck ? 'recheck' : 'final';
+  // After the fix session, the check runs again: its verdict is the night's.
+  const step = checks.recheck || obs.session?.mode === 'fix' ? 'recheck' : 'final';
   const gate = checkGate(verify, step, checks[step], now);
   if (!endsTheWork(obs, next)) {
     // The run's end says the verdict (the notification and the sentinel carry it).
@@ -67,7 +70,10 @@ export function verifyStep(spec: RunSpec, obs: Observation, now: Date, next: Act
       : next;
   }
   if (gate) return gate;
-  const line = verdictLine(verifyResult(verify, checks, null));
+  const result = verifyResult(verify, checks, null);
+  const fix = fixSession(spec, obs, result, now, next);
+  if (fix) return fix;
+  const line = verdictLine(result);
   if (next.kind !== 'start') return { ...next, reason: `${next.reason}; ${line}` };
   // The check's time is not taken from the report's: the synthesis gets its whole budget from now.
   const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;

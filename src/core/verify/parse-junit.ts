@@ -7,12 +7,24 @@ import type { TestCounts } from './types.js';
 
 const MAX_XML = 4 * 1024 * 1024;
 
+/** An attribute of a start tag (`name="x"` or `name='x'`, any white space before it), unescaped. */
 function attr(tag: string, name: string): string | null {
-  const at = tag.indexOf(` ${name}="`);
-  if (at < 0) return null;
-  const from = at + name.length + 3;
-  const to = tag.indexOf('"', from);
-  return to < 0 ? null : unescape(tag.slice(from, to));
+  const flat = tag.replace(/\s+/g, ' ');
+  for (const quote of ['"', "'"]) {
+    const at = flat.indexOf(` ${name}=${quote}`);
+    if (at < 0) continue;
+    const from = at + name.length + 3;
+    const to = flat.indexOf(quote, from);
+    return to < 0 ? null : unescape(flat.slice(from, to));
+  }
+  return null;
+}
+
+/** The next `<testcase` start tag at or after `from` (not `<testcases`), or -1. */
+function nextCase(text: string, from: number): number {
+  let at = text.indexOf('<testcase', from);
+  while (at >= 0 && !/[\s/>]/.test(text.charAt(at + 9))) at = text.indexOf('<testcase', at + 9);
+  return at;
 }
 
 function unescape(s: string): string {
@@ -26,16 +38,16 @@ function unescape(s: string): string {
 
 export function parseJunit(xml: string): TestCounts | null {
   const text = xml.length > MAX_XML ? xml.slice(0, MAX_XML) : xml;
-  if (!text.includes('<testcase')) return null;
+  if (nextCase(text, 0) < 0) return null;
   const names = new Names();
   let passed = 0;
   let failed = 0;
-  let at = text.indexOf('<testcase');
+  let at = nextCase(text, 0);
   while (at >= 0) {
     const end = text.indexOf('>', at);
     if (end < 0) break;
     const tag = text.slice(at, end + 1);
-    const next = text.indexOf('<testcase', end);
+    const next = nextCase(text, end);
     const selfClosing = tag.endsWith('/>');
     const body = selfClosing ? '' : text.slice(end + 1, next < 0 ? text.length : next);
     const close = body.indexOf('</testcase>');

@@ -3,12 +3,13 @@ import { CHECK_STEPS, type CheckRecord, type CheckState, type CheckStep } from '
 
 // The check's records in overnight's records directory, one set per step: what a pass wrote before
 // it started the step (`check-<step>.json`), what the wrapper wrote (`.pid`, `.exit`, `.log`),
-// and the mark of a step killed at verify_timeout (`.timeout`). Parsed as untrusted, like every record.
+// the mark of a step killed at verify_timeout (`.timeout`), and the copy of the JUnit file the
+// command wrote (`.junit`, with verify_junit). Parsed as untrusted, like every record.
 
 export function checkFile(
   state: string,
   step: CheckStep,
-  ext: 'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog',
+  ext: 'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog' | 'junit',
 ) {
   return `${state}/check-${step}.${ext}`;
 }

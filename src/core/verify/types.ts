@@ -7,6 +7,8 @@ export interface VerifySpec {
   timeout: number;
   /** Seconds after the end time for one fix session when the final check fails (0: none). */
   budget: number;
+  /** Where the command writes a JUnit XML file, relative to its working directory (verify_junit). */
+  junit?: string;
 }
 
 /** `baseline` on the base commit before the first session, `final` at the end, `recheck` after a fix. */

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+import { validate } from '../helpers/json-schema.js';
+
+// result.json's schema (schema/result.schema.json): the README's example fits it, and the checker
+// the integration tests validate real result.json files with does find what does not.
+
+const SCHEMA = JSON.parse(
+  readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+/** The README's example of result.json (the first ```json block after its heading). */
+function readmeExample(): Record<string, unknown> {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const from = readme.indexOf('### result.json');
+  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
+  return JSON.parse(block?.[1] ?? '{}') as Record<string, unknown>;
+}
+
+describe('result.json schema', () => {
+  test("the README's example fits the schema", () => {
+    expect(validate(SCHEMA, readmeExample())).toEqual([]);
+  });
+
+  test('what does not fit is found, with where', () => {
+    const good = readmeExample();
+    const bad = {
+      ...good,
+      schema: 2,
+      verify: { command: 'x', verdict: 'probably fine' },
+      openQuestions: { high: [1] },
+    };
+    delete (bad as Record<string, unknown>).report;
+    expect(validate(SCHEMA, bad)).toEqual([
+      '$: report is missing',
+      '$.schema: expected 1',
+      '$.verify.verdict: "probably fine" is not one of verified, not-verified, error, none',
+      '$.openQuestions: medium is missing',
+      '$.openQuestions: low is missing',
+      '$.openQuestions: unknown is missing',
+      '$.openQuestions.high[0]: integer, expected string',
+    ]);
+  });
+});

@@ -107,8 +107,7 @@ describe('a run with a check', () => {
     });
     for (const key of ['sessions', 'costUsd', 'startedAt', 'endsAt', 'questions'])
       expect(result).toHaveProperty(key);
-    const status = await sb.run(['status', run.id, '--json']);
-    expect((JSON.parse(status.stdout) as unknown[])[0]).toMatchObject({ verify: result.verify });
+    expect((await sb.status([run.id]))[0]).toMatchObject({ verify: result.verify });
   });
 
   it('an agent that makes every test pass is verified', async ({ sb }) => {

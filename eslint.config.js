@@ -13,6 +13,83 @@ const IO_MODULES = [
   'worker_threads',
 ];
 
+const IO_PATHS = [
+  ...IO_MODULES.flatMap((m) => [m, `node:${m}`]).map((name) => ({
+    name,
+    message: 'src/core is pure: I/O belongs in src/adapters.',
+  })),
+  { name: 'execa', message: 'src/core is pure: processes belong in src/adapters.' },
+  { name: 'proper-lockfile', message: 'src/core is pure: the lock belongs in src/adapters.' },
+];
+
+// The direction of imports between src/'s top-level folders: each may import the folders listed
+// (and itself), nothing else; a command imports no other command. Static imports only (a dynamic
+// import() is not checked). Loops still there (issue 18 §2), allowed until they are broken:
+// dashboard <-> reconcile (collect.ts, digest.ts / finalize.ts), dashboard <-> notify (collect.ts,
+// status-view.ts / notify/digest.ts) and notify <-> reconcile (notify/digest.ts / context.ts,
+// finalize.ts, pass.ts). The rules keep new ones out.
+const FOLDERS = [
+  'adapters',
+  'app',
+  'cli',
+  'commands',
+  'core',
+  'dashboard',
+  'logs',
+  'notify',
+  'reconcile',
+  'runs',
+  'schedule',
+];
+const MAY_IMPORT = {
+  core: [],
+  adapters: ['core'],
+  app: ['adapters', 'core'],
+  schedule: ['adapters', 'core'],
+  logs: ['adapters', 'app', 'core'],
+  dashboard: ['adapters', 'app', 'core', 'notify', 'reconcile'],
+  notify: ['adapters', 'app', 'core', 'dashboard', 'reconcile'],
+  reconcile: ['adapters', 'app', 'core', 'dashboard', 'notify'],
+  runs: ['adapters', 'app', 'core', 'dashboard', 'notify', 'reconcile'],
+  commands: ['adapters', 'app', 'core', 'dashboard', 'logs', 'notify', 'reconcile', 'runs', 'schedule'],
+  cli: ['app', 'commands'],
+};
+
+/** One config per depth of src/<folder>/…: `../` climbs out of the folder at a known depth only. */
+function importRule(folder, extraPaths = []) {
+  const banned = [
+    ...FOLDERS.filter((f) => f !== folder && !MAY_IMPORT[folder].includes(f)),
+    'cli\\.js',
+    'main\\.js',
+  ];
+  return [1, 2, 3].map((depth) => ({
+    files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: extraPaths,
+          patterns: [
+            {
+              regex: `^(\\.\\./){${depth}}(${banned.join('|')})(/|$)`,
+              message: `src/${folder} may import only ${MAY_IMPORT[folder].join(', ') || 'itself'} (eslint.config.js).`,
+            },
+            ...(folder === 'commands'
+              ? [
+                  {
+                    regex: '^\\./',
+                    message:
+                      'A command imports no other command: shared work belongs in src/runs or src/app.',
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
@@ -38,22 +115,10 @@ export default tseslint.config(
     rules: { 'max-len': ['error', { code: 110, ignoreUrls: true }] },
   },
   {
-    // The decision core is pure: values in, values out. No files, processes, locks or clock.
+    // The decision core is pure: values in, values out. No files, processes, locks or clock (its
+    // imports: importRule('core', IO_PATHS) below).
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...IO_MODULES.flatMap((m) => [m, `node:${m}`]).map((name) => ({
-              name,
-              message: 'src/core is pure: I/O belongs in src/adapters.',
-            })),
-            { name: 'execa', message: 'src/core is pure: processes belong in src/adapters.' },
-            { name: 'proper-lockfile', message: 'src/core is pure: the lock belongs in src/adapters.' },
-          ],
-        },
-      ],
       'no-restricted-syntax': [
         'error',
         {
@@ -75,4 +140,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...FOLDERS.flatMap((f) => importRule(f, f === 'core' ? IO_PATHS : [])),
 );

@@ -1,13 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import type { Io } from './app/io.js';
+import { lazyActions, RUN } from './cli/lazy.js';
+import { addEndCommands, addStartCommands } from './cli/run-commands.js';
+import type { DigestOptions } from './commands/digest.js';
+import type { DoctorOptions } from './commands/doctor.js';
+import type { LogsOptions } from './commands/logs.js';
+import type { NotifyOptions } from './commands/notify.js';
+import type { ReconcileOptions } from './commands/reconcile.js';
+import type { ScheduleOptions } from './commands/schedule.js';
+import type { StatusOptions } from './commands/status.js';
 
 // Commander wiring only: each action hands its arguments to a command module.
-
-const RUN = 'the run: its id, a unique prefix of it, or the --name it was given';
-
-/** A repeatable option whose values may also be comma-separated: collected in order. */
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
   const program = new Command('overnight')
@@ -15,73 +19,9 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .version('0.1.0')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) });
+  const lazy = lazyActions(setExitCode);
 
-  program
-    .command('launch')
-    .description('create a run and start the agent (in tmux, or detached where there is none)')
-    .argument('[task...]', 'what the agent should do (quote it); - reads it from standard input')
-    .option('--task-file <path>', 'read the task from a file (UTF-8 text), e.g. a long brief')
-    .option('--duration <time>', 'how long the run may take, e.g. 8h, 90m (default 8h)')
-    .option('--until <time>', 'end at HH:MM (next occurrence, local) or an ISO 8601 time')
-    .option('--long', 'allow an end more than 48 hours away (a guard against typos)')
-    .option('--name <name>', "the run's name: part of its id, and a handle for every command")
-    .option('--repo <path>', 'work on this git repository, in a worktree on a new branch of its own')
-    .option('--base <ref>', "with --repo: the branch's starting point (default: the repository's HEAD)")
-    .option('--branch <name>', 'with --repo: the new branch (default overnight/<run id>)')
-    .option(
-      '--allowed-tools <tools>',
-      'tools the agent may use without asking, comma-separated (repeatable); default: allowed_tools',
-      collect,
-    )
-    .option('--permission-mode <mode>', 'acceptEdits, auto, default, dontAsk, plan or bypassPermissions')
-    .option('--model <model>', 'model for every session, e.g. opus or sonnet')
-    .option('--max-restarts <n>', 'crash restarts before the run fails (default 5)')
-    .option('--max-cost <usd>', 'spend cap for the whole run in USD; the last 10 % is kept for the report')
-    .option(
-      '--allow-overage',
-      'keep working on paid extra usage when the subscription window is spent ' +
-        '(default: stop and wait for the reset)',
-    )
-    .option('--fallback-model <model>', 'model Claude Code switches to when the main one is overloaded')
-    .option(
-      '--backend <name>',
-      'how sessions run: tmux or detached (default: backend in config, else tmux where installed)',
-    )
-    .option(
-      '--verify <command>',
-      'a check overnight runs at the end (and on the base commit first), e.g. "npm test"',
-    )
-    .option('--verify-timeout <time>', 'how long the check may run before it is killed (default 20m)')
-    .option(
-      '--verify-budget <time>',
-      'time after the end for one fix session when the check fails (default 0)',
-    )
-    .option(
-      '--verify-junit <path>',
-      'a JUnit XML file the check writes, relative to its working directory: counts and names come from it',
-    )
-    .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
-    .action(async (task: string[], opts) => {
-      const { launchCommand } = await import('./commands/launch.js');
-      setExitCode(await launchCommand(task, opts, io));
-    });
-
-  program
-    .command('continue')
-    .description(
-      'start the next night of a finished run: its findings, your answers in questions.md, its report',
-    )
-    .argument('<run>', RUN)
-    .option('--duration <time>', 'how long the new night may take, e.g. 8h (default: duration in config)')
-    .option('--until <time>', 'end at HH:MM (next occurrence, local) or an ISO 8601 time')
-    .option('--long', 'allow an end more than 48 hours away (a guard against typos)')
-    .option('--name <name>', "the new run's name (default: the earlier run's)")
-    .option('--task-file <path>', 'notes for the new night (UTF-8 text), given to the agent with the answers')
-    .option('--json', 'print {"id","workspace","session","endsAt","continues","conversation",…}')
-    .action(async (run: string, opts) => {
-      const { continueCommand } = await import('./commands/continue.js');
-      setExitCode(await continueCommand(run, opts, io));
-    });
+  addStartCommands(program, io, lazy);
 
   program
     .command('reconcile')
@@ -99,10 +39,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         'the pass was started by the installed schedule (recorded in the heartbeat)',
       ).hideHelp(),
     )
-    .action(async (opts) => {
-      const { reconcileCommand } = await import('./commands/reconcile.js');
-      setExitCode(await reconcileCommand(opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/reconcile.js'),
+        (m, opts: ReconcileOptions) => m.reconcileCommand(opts, io),
+      ),
+    );
 
   program
     .command('status')
@@ -123,10 +65,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--check',
       'exit 1 when any run needs you (failed, no report, …), else 0: for scripts and prompts',
     )
-    .action(async (run: string | undefined, opts) => {
-      const { statusCommand } = await import('./commands/status.js');
-      setExitCode(await statusCommand(run, opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/status.js'),
+        (m, run: string | undefined, opts: StatusOptions) => m.statusCommand(run, opts, io),
+      ),
+    );
 
   program
     .command('digest')
@@ -143,65 +87,14 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--open',
       'open the page in the default browser (written to digest.html in the runs root without --html)',
     )
-    .action(async (opts) => {
-      const { digestCommand } = await import('./commands/digest.js');
-      setExitCode(await digestCommand(opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/digest.js'),
+        (m, opts: DigestOptions) => m.digestCommand(opts, io),
+      ),
+    );
 
-  program
-    .command('stop')
-    .description('end a run now, without a report: interrupt the agent, mark it DONE (finish writes one)')
-    .argument('[run]', RUN)
-    .option('--all', 'stop every unfinished run')
-    .action(async (run: string | undefined, opts) => {
-      const { stopCommand } = await import('./commands/stop.js');
-      setExitCode(await stopCommand(run, opts, io));
-    });
-
-  program
-    .command('finish')
-    .description('end the night now, with a report: interrupt the agent, write REPORT.md, then DONE')
-    .argument('<run>', RUN)
-    .action(async (run: string) => {
-      const { finishCommand } = await import('./commands/finish.js');
-      setExitCode(await finishCommand(run, io));
-    });
-
-  program
-    .command('archive')
-    .description('move finished runs out of the dashboard and of every pass (status --archived lists them)')
-    .argument('[run]', RUN)
-    .option('--finished-before <duration>', 'every run that finished longer ago than this, e.g. 7d')
-    .action(async (run: string | undefined, opts) => {
-      const { archiveCommand } = await import('./commands/archive.js');
-      setExitCode(await archiveCommand(run, opts, io));
-    });
-
-  program
-    .command('rm')
-    .description('delete a finished run and its worktree (never its branch); asks first, or needs --yes')
-    .argument('<run>', RUN)
-    .option('--yes', 'delete without asking')
-    .action(async (run: string, opts) => {
-      const { rmCommand } = await import('./commands/rm.js');
-      setExitCode(await rmCommand(run, opts, io));
-    });
-
-  for (const pause of [true, false]) {
-    program
-      .command(pause ? 'pause' : 'resume')
-      .description(
-        pause
-          ? 'leave a run exactly as it is: no restarts, no synthesis (a live agent keeps running)'
-          : 'supervise a paused run again, with a reconcile pass at once',
-      )
-      .argument('[run]', RUN)
-      .option('--all', pause ? 'pause every run' : 'lift the pause of every run')
-      .action(async (run: string | undefined, opts) => {
-        const { pauseCommand } = await import('./commands/pause.js');
-        setExitCode(await pauseCommand(pause, run, opts, io));
-      });
-  }
+  addEndCommands(program, io, lazy);
 
   const schedule = program
     .command('schedule')
@@ -220,10 +113,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         '(default: launchd on macOS; systemd when `systemctl --user` works, else cron)',
     )
     .option('--json', 'print {"backend","everySeconds","runsRoot","where","log","path","installedAt"}')
-    .action(async (opts) => {
-      const { scheduleCommand } = await import('./commands/schedule.js');
-      setExitCode(await scheduleCommand('install', opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/schedule.js'),
+        (m, opts: ScheduleOptions) => m.scheduleCommand('install', opts, io),
+      ),
+    );
   for (const [action, description] of [
     ['uninstall', 'remove exactly what install wrote'],
     ['status', 'which backend holds an entry, its interval, and when the last pass ran'],
@@ -233,10 +128,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       .description(description)
       .option('--backend <backend>', 'only this backend: cron, launchd or systemd')
       .option('--json', 'print the result as JSON')
-      .action(async (opts) => {
-        const { scheduleCommand } = await import('./commands/schedule.js');
-        setExitCode(await scheduleCommand(action, opts, io));
-      });
+      .action(
+        lazy(
+          () => import('./commands/schedule.js'),
+          (m, opts: ScheduleOptions) => m.scheduleCommand(action, opts, io),
+        ),
+      );
   }
 
   program
@@ -250,10 +147,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--as-scheduler',
       'run the checks in the minimal environment the installed schedule gives (like env -i)',
     )
-    .action(async (opts) => {
-      const { doctorCommand } = await import('./commands/doctor.js');
-      setExitCode(await doctorCommand(opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/doctor.js'),
+        (m, opts: DoctorOptions) => m.doctorCommand(opts, io),
+      ),
+    );
 
   const notify = program
     .command('notify')
@@ -262,18 +161,22 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .command('test')
     .description('send a test notification to every target and say what each answered')
     .option('--json', 'print [{"target","kind","ok","answer"|"error"}]')
-    .action(async (opts) => {
-      const { notifyTestCommand } = await import('./commands/notify.js');
-      setExitCode(await notifyTestCommand(opts, io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/notify.js'),
+        (m, opts: NotifyOptions) => m.notifyTestCommand(opts, io),
+      ),
+    );
   // The sender a pass starts detached, so that a pass killed mid-request does not take it along.
   notify
     .command('deliver', { hidden: true })
     .description('send the notifications that are due')
-    .action(async () => {
-      const { notifyDeliverCommand } = await import('./commands/notify.js');
-      setExitCode(await notifyDeliverCommand(io));
-    });
+    .action(
+      lazy(
+        () => import('./commands/notify.js'),
+        (m) => m.notifyDeliverCommand(io),
+      ),
+    );
 
   program
     .command('logs')
@@ -286,10 +189,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
     .option('--all', 'every session from the start')
     .option('-f, --follow', 'keep printing new output until the run finishes')
     .option('--raw', 'print the stream-json as stored')
-    .action(async (run: string, opts) => {
-      const { logsCommand } = await import('./commands/logs.js');
-      setExitCode(await logsCommand(run, opts, io, process.stdout.isTTY === true));
-    });
+    .action(
+      lazy(
+        () => import('./commands/logs.js'),
+        (m, run: string, opts: LogsOptions) => m.logsCommand(run, opts, io, process.stdout.isTTY === true),
+      ),
+    );
 
   return program;
 }

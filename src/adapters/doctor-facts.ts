@@ -21,6 +21,7 @@ import {
 } from '../core/doctor/root.js';
 import type { ScheduleFacts } from '../core/doctor/schedule.js';
 import { rootPaths } from '../core/run/paths.js';
+import { runBounded } from './command.js';
 import { readText } from './files.js';
 import { resolveClaude } from './install.js';
 import { resolveExecutable } from './which.js';
@@ -32,59 +33,24 @@ export const RUN_TIMEOUT_MS = 5000;
 
 type Env = Record<string, string | undefined>;
 
-/**
- * Runs a short command in exactly `env` (nothing inherited), stdin closed, with a deadline. It gets
- * its own process group, killed whole at the deadline: a child it left behind would otherwise keep
- * the output pipes open, and the doctor waiting, for as long as that child lives.
- */
+/** A short command in exactly `env` (nothing inherited), stdin closed, with a deadline. */
 export async function runBriefly(
   file: string,
   args: string[],
   env: Env,
   timeoutMs = RUN_TIMEOUT_MS,
 ): Promise<CommandRun> {
-  const { execa } = await import('execa');
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const sub = execa(file, args, {
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      detached: true,
-      maxBuffer: 1024 * 1024,
-    });
-    timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (sub.pid !== undefined) process.kill(-sub.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    const r = await sub;
-    const out = { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
-    if (timedOut) return { exitCode: null, ...out, error: `no answer within ${timeoutMs / 1000} s` };
-    if (r.exitCode === undefined)
-      return {
-        exitCode: null,
-        ...out,
-        error: r.signal
-          ? `killed by ${r.signal}`
-          : (r.originalMessage ?? r.shortMessage ?? 'could not start'),
-      };
-    return { exitCode: r.exitCode, ...out };
-  } catch (err) {
+  const r = await runBounded(file, args, { env, timeoutMs, maxBuffer: 1024 * 1024 });
+  if ('thrown' in r) return { exitCode: null, stdout: '', stderr: '', error: r.thrown ?? 'could not start' };
+  const out = { stdout: r.stdout, stderr: r.stderr };
+  if (r.timedOut) return { exitCode: null, ...out, error: `no answer within ${timeoutMs / 1000} s` };
+  if (r.exitCode === undefined)
     return {
       exitCode: null,
-      stdout: '',
-      stderr: '',
-      error: (err as Error).message.split('\n')[0] ?? 'could not start',
+      ...out,
+      error: r.signal ? `killed by ${r.signal}` : (r.originalMessage ?? r.shortMessage ?? 'could not start'),
     };
-  } finally {
-    clearTimeout(timer);
-  }
+  return { exitCode: r.exitCode, ...out };
 }
 
 /** Where a command is found on `env.PATH`, and with --as-scheduler where the shell would find it instead. */

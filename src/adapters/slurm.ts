@@ -4,6 +4,7 @@ import { userInfo } from 'node:os';
 import { jobsNamed, parseSqueueJson, type Listing, type SlurmJob } from '../core/slurm/jobs.js';
 import { parseScontrolJobs } from '../core/slurm/scontrol.js';
 import { BATCH_SCRIPT, parseSbatchOutput, sbatchArgs, type Submission } from '../core/slurm/submit.js';
+import { runBounded } from './command.js';
 
 // The Slurm commands overnight runs: sbatch, squeue (scontrol as the fallback), scancel. Each runs
 // without a shell, in the environment given, with a deadline for its whole process group and a cap
@@ -24,40 +25,15 @@ const LISTING_MAX_BYTES = 64 * 1024 * 1024;
 type Ran = { exitCode: number; stdout: string; stderr: string } | { error: string };
 
 async function run(file: string, args: string[], ctx: SlurmContext, maxBuffer = 1024 * 1024): Promise<Ran> {
-  const { execa } = await import('execa');
   const timeoutMs = ctx.timeoutMs ?? TIMEOUT_MS;
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const sub = execa(file, args, {
-      env: ctx.env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      detached: true,
-      maxBuffer,
-    });
-    timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (sub.pid !== undefined) process.kill(-sub.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    const r = await sub;
-    if (timedOut) return { error: `${file}: no answer within ${timeoutMs / 1000} s` };
-    const code = (r as { code?: string }).code;
-    if (code === 'ENOENT') return { error: `${file}: not found (is Slurm installed here?)` };
-    if (r.isMaxBuffer) return { error: `${file}: more than ${maxBuffer} bytes of output` };
-    if (r.exitCode === undefined)
-      return { error: `${file}: ${r.signal ? `killed by ${r.signal}` : r.shortMessage}` };
-    return { exitCode: r.exitCode, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
-  } catch (err) {
-    return { error: `${file}: ${(err as Error).message.split('\n')[0]}` };
-  } finally {
-    clearTimeout(timer);
-  }
+  const r = await runBounded(file, args, { env: ctx.env, timeoutMs, maxBuffer });
+  if ('thrown' in r) return { error: `${file}: ${r.thrown}` };
+  if (r.timedOut) return { error: `${file}: no answer within ${timeoutMs / 1000} s` };
+  if (r.code === 'ENOENT') return { error: `${file}: not found (is Slurm installed here?)` };
+  if (r.isMaxBuffer) return { error: `${file}: more than ${maxBuffer} bytes of output` };
+  if (r.exitCode === undefined)
+    return { error: `${file}: ${r.signal ? `killed by ${r.signal}` : r.shortMessage}` };
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
 const said = (r: { exitCode: number; stderr: string; stdout: string }, file: string) =>

@@ -1,12 +1,8 @@
-import { overnightSocket } from '../adapters/tmux-socket.js';
-import { hint, type Io } from '../app/io.js';
+import type { Io } from '../app/io.js';
 import { nightWarnings } from '../app/night-warnings.js';
-import { humanTime } from '../core/agent/briefing.js';
-import { formatDuration } from '../core/config/duration.js';
+import { printStarted } from '../app/started.js';
 import { UsageError } from '../core/errors.js';
-import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
-import { runPaths } from '../core/run/paths.js';
-import { plural, safeJson, safeLine, safeText } from '../core/text.js';
+import { plural, safeLine } from '../core/text.js';
 import { continueRun } from '../runs/continue.js';
 import { readTaskFile } from '../runs/task.js';
 
@@ -36,7 +32,6 @@ export async function continueCommand(run: string, opts: ContinueOptions, io: Io
     skipped,
   } = await continueRun({ ...opts, run, notes }, io);
   const now = io.now();
-  const paths = runPaths(root, spec.id);
   const night = nightWarnings(io, root, now);
   const conversation = c.fork ? 'resumed' : 'handed over';
   const warnings = [...night.warnings];
@@ -55,55 +50,35 @@ export async function continueCommand(run: string, opts: ContinueOptions, io: Io
       ),
     );
   }
-  if (opts.json) {
-    const repo = spec.repo && {
-      repo: spec.repo.path,
-      branch: spec.repo.branch,
-      base: spec.repo.base,
-      worktree: spec.repo.worktree,
-    };
-    const out = {
-      id: spec.id,
-      workspace: paths.workspace,
-      session: tmuxSessionName(spec.id),
-      endsAt: spec.endsAt.toISOString(),
+  const report = c.report ? ', its report as previous/REPORT.md' : ', no report (it left none)';
+  const answered = `${plural(c.answered.length, 'answered question')} (${c.open} still open)`;
+  const details = [
+    `  carried:   ${plural(findings, 'finding')}, ${answered}${report}`,
+    c.fork
+      ? `  context:   its conversation, resumed in a copy (${from.id}'s own stays as it was)`
+      : `  context:   a fresh conversation, handed over (${c.why ?? 'no conversation to resume'})`,
+  ];
+  if (spec.repo)
+    details.push(
+      `  branch:    ${spec.repo.branch}, carried on from ${spec.repo.base.slice(0, 12)}`,
+      `  worktree:  ${spec.repo.worktree} (the agent works here)`,
+    );
+  return printStarted(io, {
+    spec,
+    root,
+    now,
+    json: opts.json,
+    fields: {
       continues: from.id,
       conversation,
       answered: c.answered.length,
       openQuestions: c.open,
       findings,
       previousReport: c.report,
-    };
-    io.stdout(safeJson({ ...out, ...repo }));
-    for (const w of warnings) io.stderr(w);
-    return 0;
-  }
-  // Paths, names and reasons come from files and the person: nothing reaches the terminal as control.
-  const say = (line: string) => io.stdout(safeLine(line));
-  say(`Continued ${from.id} as ${spec.id}`);
-  say(`  workspace: ${paths.workspace}`);
-  const report = c.report ? ', its report as previous/REPORT.md' : ', no report (it left none)';
-  const answered = `${plural(c.answered.length, 'answered question')} (${c.open} still open)`;
-  say(`  carried:   ${plural(findings, 'finding')}, ${answered}${report}`);
-  say(
-    c.fork
-      ? `  context:   its conversation, resumed in a copy (${from.id}'s own stays as it was)`
-      : `  context:   a fresh conversation, handed over (${c.why ?? 'no conversation to resume'})`,
-  );
-  if (spec.repo) {
-    say(`  branch:    ${spec.repo.branch}, carried on from ${spec.repo.base.slice(0, 12)}`);
-    say(`  worktree:  ${spec.repo.worktree} (the agent works here)`);
-  }
-  const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
-  say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
-  say(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
-  // Detached, following the log is the way to watch: said once, not twice.
-  if (spec.backend === 'tmux')
-    say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
-  else say(`  backend:   ${spec.backend} (no terminal to attach to; follow the log)`);
-  say(`  status:    ${hint(io, `status ${spec.id}`)}`);
-  if (!night.supervision)
-    say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
-  for (const w of warnings) io.stdout(safeText(w));
-  return 0;
+    },
+    title: `Continued ${from.id} as ${spec.id}`,
+    details,
+    night,
+    warnings,
+  });
 }

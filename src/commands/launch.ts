@@ -1,11 +1,6 @@
-import { overnightSocket } from '../adapters/tmux-socket.js';
-import { hint, type Io } from '../app/io.js';
+import type { Io } from '../app/io.js';
 import { nightWarnings } from '../app/night-warnings.js';
-import { humanTime } from '../core/agent/briefing.js';
-import { formatDuration } from '../core/config/duration.js';
-import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
-import { runPaths } from '../core/run/paths.js';
-import { safeJson, safeLine, safeText } from '../core/text.js';
+import { printStarted } from '../app/started.js';
 import { launchRun } from '../runs/launch.js';
 import { readTask } from '../runs/task.js';
 
@@ -41,50 +36,24 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     warnings: launchWarnings,
   } = await launchRun({ ...opts, task: task.text, allowedTools: opts.allowedTools?.join(',') }, io);
   const now = io.now();
-  const paths = runPaths(root, spec.id);
-  const session = tmuxSessionName(spec.id);
   // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
   const night = nightWarnings(io, root, now);
-  const { supervision } = night;
-  const warnings = [...task.warnings, ...launchWarnings, ...night.warnings];
-  if (opts.json) {
-    const repo = spec.repo && {
-      repo: spec.repo.path,
-      branch: spec.repo.branch,
-      base: spec.repo.base,
-      worktree: spec.repo.worktree,
-    };
-    const out = {
-      id: spec.id,
-      workspace: paths.workspace,
-      session,
-      endsAt: spec.endsAt.toISOString(),
-      backend: spec.backend,
-    };
-    io.stdout(safeJson({ ...out, ...repo }));
-    for (const w of warnings) io.stderr(w);
-    return 0;
-  }
-  // The runs root and the repository come from a file, the environment or the command line:
-  // nothing in them reaches the terminal as control.
-  const say = (line: string) => io.stdout(safeLine(line));
-  say(`Launched ${spec.id}`);
-  say(`  workspace: ${paths.workspace}`);
-  if (spec.repo) {
-    say(`  repo:      ${spec.repo.path}`);
-    say(`  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`);
-    say(`  worktree:  ${spec.repo.worktree} (the agent works here)`);
-  }
-  const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
-  say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);
-  say(`  follow:    ${hint(io, `logs -f ${spec.id}`)}`);
-  // Detached, following the log is the way to watch: said once, not twice.
-  if (spec.backend === 'tmux')
-    say(`  watch:     ${attachCommand(spec.id, spec.paths.tmuxSocket, overnightSocket(io.env))}`);
-  else say(`  backend:   ${spec.backend} (no terminal to attach to; follow the log)`);
-  say(`  status:    ${hint(io, `status ${spec.id}`)}`);
-  if (!supervision)
-    say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
-  for (const w of warnings) io.stdout(safeText(w));
-  return 0;
+  const repo = spec.repo
+    ? [
+        `  repo:      ${spec.repo.path}`,
+        `  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`,
+        `  worktree:  ${spec.repo.worktree} (the agent works here)`,
+      ]
+    : [];
+  return printStarted(io, {
+    spec,
+    root,
+    now,
+    json: opts.json,
+    fields: { backend: spec.backend },
+    title: `Launched ${spec.id}`,
+    details: repo,
+    night,
+    warnings: [...task.warnings, ...launchWarnings, ...night.warnings],
+  });
 }

@@ -1,27 +1,17 @@
-import { waitLock } from '../adapters/lock.js';
-import { ensureRunIndex } from '../adapters/run-index.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
-import { appendEvent, hasSentinel, listRunIds, writeSentinel } from '../adapters/store.js';
+import { listRunIds } from '../adapters/store.js';
 import type { Io } from '../app/io.js';
 import { resolveRun } from '../app/resolve.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
-import { rootPaths, runPaths } from '../core/run/paths.js';
-import type { Cause } from '../core/supervise/causes.js';
-import { makeNotifier } from '../notify/queue.js';
-import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
+import { stopRuns } from '../runs/stop.js';
+
+// `overnight stop [run] [--all]`: end a run now, without a report (`finish` writes one).
 
 export interface StopOptions {
   all?: boolean;
 }
 
-export const STOPPED_REASON = 'stopped by user';
-
-/**
- * DONE first, so that no pass restarts the agent from here on and no starting agent goes on to
- * run; then the agent's process group, its wake timer and its tmux session go. When it returns,
- * nothing of the run is alive.
- */
 export async function stopCommand(name: string | undefined, opts: StopOptions, io: Io): Promise<number> {
   if (!name && !opts.all)
     throw new UsageError('name a run to stop (its name, or a unique prefix of its id), or use --all');
@@ -36,50 +26,7 @@ export async function stopCommand(name: string | undefined, opts: StopOptions, i
     io.stdout('No unfinished runs to stop.');
     return 0;
   }
-  // Under the pass lock: a pass that is starting this run's next session finishes first.
-  const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
-  // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
-  const notifier = makeNotifier(settings, io);
-  let unsettled = 0;
-  try {
-    const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
-    if (ids.length === 0) io.stdout('No unfinished runs to stop.');
-    // Every run is marked first, then each is stopped (about a second and a half each): no
-    // session of a run further down the list starts after the stop began.
-    const marked = new Map<string, boolean>();
-    for (const id of ids) {
-      const paths = runPaths(root, id);
-      const already = hasSentinel(paths);
-      if (!already) {
-        writeSentinel(paths, 'DONE', STOPPED_REASON, 'stopped');
-        appendEvent(paths, io.now(), {
-          to: 'done',
-          action: 'stop',
-          cause: 'stopped' satisfies Cause,
-          reason: STOPPED_REASON,
-        });
-      }
-      marked.set(id, already);
-    }
-    for (const id of ids) {
-      const paths = runPaths(root, id);
-      const already = marked.get(id) === true;
-      const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
-      if (!done?.settled) unsettled++;
-      io.stdout(
-        !done?.settled
-          ? `${id}: DONE, but its last session could not be verified over; ` +
-              'the next reconcile pass looks again'
-          : !already
-            ? `${id}: stopped (DONE: ${STOPPED_REASON})`
-            : done.stopped
-              ? `${id}: already finished; stopped an agent that was still running`
-              : `${id}: already finished; nothing left running`,
-      );
-    }
-  } finally {
-    await release();
-  }
+  const unsettled = await stopRuns(root, named, settings, io, (line) => io.stdout(line));
   if (unsettled > 0) throw new OperationalError(`${unsettled} run(s) may still have an agent starting`);
   return 0;
 }

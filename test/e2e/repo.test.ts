@@ -94,9 +94,9 @@ describe('a repository run with the real claude binary', () => {
       expect(realpathSync(run.worktree)).toBe(join(realpathSync(sb.runs), 'worktrees', run.id));
 
       expect(await checkoutState(repo)).toEqual(before);
-      const [row] = JSON.parse((await sb.run(['status', '--json', run.id], { env })).stdout) as {
+      const [row] = await sb.status<{
         commits: { subject: string }[];
-      }[];
+      }>([run.id], { env });
       expect(row?.commits.map((c) => c.subject)).toEqual(['Fix the greeting']);
     } finally {
       await api.close();

@@ -44,6 +44,11 @@ export interface Call {
   /** OVERNIGHT_RUN_DIR, when set. */
   runDir?: string;
 }
+/** A line of a run's events.jsonl, typed loosely: a test names the fields it reads. */
+export type EventLine = Record<string, unknown>;
+/** A row of `status --json`, typed loosely: a test names the fields it reads. */
+export type StatusJsonRow = Record<string, unknown>;
+
 export interface Launched {
   id: string;
   workspace: string;
@@ -188,6 +193,24 @@ export function makeSandbox(opts: { backend?: SandboxBackend } = {}) {
     setBehaviour(behaviour: unknown): void {
       writeFileSync(behaviourFile, JSON.stringify(behaviour));
       rmSync(`${behaviourFile}.count`, { force: true });
+    },
+
+    /** The run's events.jsonl, parsed: one object a line, [] before there is one. */
+    events<T = EventLine>(id: string): T[] {
+      return (read(state(id, 'events.jsonl')) ?? '')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as T);
+    },
+
+    /** `status --json [args]`, parsed; throws with its stderr when it fails. */
+    async status<T = StatusJsonRow>(
+      args: string[] = [],
+      opts: { env?: Record<string, string | undefined> } = {},
+    ): Promise<T[]> {
+      const r = await run(['status', '--json', ...args], opts);
+      if (r.exitCode !== 0) throw new Error(`status --json failed (${r.exitCode}): ${r.stderr}`);
+      return JSON.parse(r.stdout) as T[];
     },
 
     calls(): Call[] {

@@ -16,6 +16,7 @@ export const test = base.extend<{ sb: Sandbox }>({
   },
 });
 
+/** @alias test */
 export const it = test;
 
 /** `it` with a sandbox whose runs use `backend`: for the tests that run on every backend. */

@@ -66,8 +66,6 @@ export async function jobWhen(
 }
 
 const clusterDir = () => dirname(requireCluster());
-const scontrol = (...args: string[]) =>
-  execa('scontrol', args, { env: { SLURM_CONF }, timeout: 10_000 }).then((r) => r.stdout);
 
 async function nodeState(): Promise<string> {
   const r = await execa('sinfo', ['-h', '-o', '%T'], { env: { SLURM_CONF }, timeout: 10_000, reject: false });
@@ -94,14 +92,4 @@ export async function restoreNode(ms = 30_000): Promise<void> {
     timeout: 10_000,
   });
   await until('node up', async () => (/^(idle|mixed|allocated)$/.test(await nodeState()) ? true : null), ms);
-}
-
-/**
- * Slurm holds a requeued job (PENDING, reason BeginTime) while its old credential is revoked: about
- * 2 minutes by default, about 25 s with the test cluster's `cred_expire=10`. Releasing it sooner
- * (`scontrol update StartTime=now`) makes it fail for good: "Job credential revoked", FAILED.
- * For a test that must not wait, only once the hold has run out.
- */
-export async function releaseHold(jobId: number): Promise<void> {
-  await scontrol('update', `JobId=${jobId}`, 'StartTime=now');
 }

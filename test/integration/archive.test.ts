@@ -18,7 +18,7 @@ async function finished(sb: Sandbox, task: string, flags: string[] = []) {
 }
 
 const ids = async (sb: Sandbox, ...args: string[]) =>
-  (JSON.parse((await sb.run(['status', '--json', ...args])).stdout) as { id: string }[]).map((r) => r.id);
+  (await sb.status<{ id: string }>(args)).map((r) => r.id);
 
 describe('handles', () => {
   it('a name names its run everywhere; of several, the newest wins and says so', async ({ sb }) => {
@@ -35,10 +35,7 @@ describe('handles', () => {
     }
     const logs = await sb.run(['logs', 'Nuit blanche']);
     expect(logs.exitCode, logs.stderr).toBe(0);
-    const [row] = JSON.parse((await sb.run(['status', '--json', first.id])).stdout) as Record<
-      string,
-      unknown
-    >[];
+    const [row] = await sb.status([first.id]);
     expect(row).toMatchObject({ id: first.id, name: 'Nuit blanche' });
   });
 

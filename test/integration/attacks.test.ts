@@ -54,7 +54,7 @@ describe('an agent that edits the files of its own run', () => {
     await sb.quiesce();
     expect(existsSync(marker)).toBe(false);
     // The DONE and PAUSE it wrote are not overnight's: the run is live and unpaused.
-    const [row] = JSON.parse((await sb.run(['status', '--json', id])).stdout) as { state: string }[];
+    const [row] = await sb.status<{ state: string }>([id]);
     expect(row?.state).toBe('running');
     expect(sb.read(sb.state(id, 'run.yaml'))).toContain('permission_mode: acceptEdits');
     expect(existsSync(sb.state(id, 'DONE'))).toBe(false);

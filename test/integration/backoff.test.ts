@@ -33,8 +33,7 @@ describe('backoff and continuation', () => {
     const { id } = await sb.launch('Back off once', ['--duration', '1h'], { OVERNIGHT_BACKOFF: '20s' });
     const row = await waitFor(
       async () => {
-        const r = await sb.run(['status', '--json']);
-        const rows = JSON.parse(r.stdout) as { state: string; reason: string; nextTryAt?: string }[];
+        const rows = await sb.status<{ state: string; reason: string; nextTryAt?: string }>();
         return rows[0]?.nextTryAt ? rows[0] : undefined;
       },
       { timeout: 15_000, what: 'a waiting row' },
@@ -63,7 +62,7 @@ describe('backoff and continuation', () => {
     );
     expect(second?.stdin).toMatch(/^Your session ended, but \d+ minutes remain/);
     expect(restarts(sb, id).map((r) => r.mode)).toEqual(['continue']);
-    const status = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
+    const status = await sb.status<{ restarts: number }>();
     expect(status[0]?.restarts).toBe(0);
   });
 

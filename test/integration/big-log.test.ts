@@ -24,10 +24,10 @@ describe('a 1 GB log', () => {
 
     await sb.agentPid(id, 2, 50_000);
     expect(statSync(log).size).toBeGreaterThan(GB);
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+    const [row] = await sb.status<{
       state: string;
       sessions: number;
-    }[];
+    }>();
     expect(row).toMatchObject({ state: 'running', sessions: 2 });
     expect((await sb.run(['logs', id, '--lines', '3'])).stdout).toMatch(/working/);
 

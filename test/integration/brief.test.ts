@@ -42,7 +42,7 @@ async function checkBrief(sb: Sandbox, id: string, workspace: string, task: stri
     `task:       # Night brief ${marker} … (the whole task is in ${workspace}/CLAUDE.md)`,
   );
   expect(details.stdout.length).toBeLessThan(3000);
-  const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { task: string }[];
+  const [row] = await sb.status<{ task: string }>();
   expect(row?.task).toBe(`# Night brief ${marker}`);
 }
 

@@ -47,8 +47,7 @@ async function continued(sb: Sandbox, args: string[]) {
   return JSON.parse(r.stdout) as { id: string; workspace: string; continues: string; conversation: string };
 }
 
-const rows = async (sb: Sandbox, ...args: string[]) =>
-  JSON.parse((await sb.run(['status', '--json', ...args])).stdout) as Row[];
+const rows = async (sb: Sandbox, ...args: string[]) => await sb.status<Row>(args);
 const sessionIdOf = (sb: Sandbox, workspace: string) =>
   (parse(sb.read(join(records(workspace), 'run.yaml')) ?? '') as { session_id: string }).session_id;
 const flagValue = (c: Call, flag: string) => c.argv[c.argv.indexOf(flag) + 1];

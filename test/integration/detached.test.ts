@@ -62,7 +62,7 @@ describe('detached backend', () => {
     expect(status.stdout).toMatch(new RegExp(`^watch: +overnight logs -f ${id}$`, 'm'));
 
     // Past the end time, a pass (cron's, here by hand) interrupts the agent for the synthesis.
-    const endsAt = new Date(JSON.parse((await sb.run(['status', '--json'], { env })).stdout)[0].endsAt);
+    const endsAt = new Date(((await sb.status([], { env }))[0] as { endsAt: string }).endsAt);
     await waitFor(() => Date.now() > endsAt.getTime(), { what: 'the end time' });
     await sb.quiesce();
     const pass = await sb.run(['reconcile'], { env });
@@ -83,11 +83,11 @@ describe('detached backend', () => {
     expect(sb.calls()).toHaveLength(3);
     expect(sb.calls().every((c) => !alive(c.pid))).toBe(true);
     expect(await sb.hasSession(id)).toBe(false);
-    const [row] = JSON.parse((await sb.run(['status', '--json'], { env })).stdout) as {
+    const [row] = await sb.status<{
       state: string;
       restarts: number;
       backend: string;
-    }[];
+    }>([], { env });
     expect(row).toMatchObject({ state: 'done', restarts: 1, backend: 'detached' });
     // The wrapper's own lines went to its log in the records, never to a terminal.
     expect(sb.read(sb.state(id, 'wrapper.log'))).toMatch(/session 3, agent pid/);

@@ -116,9 +116,7 @@ describe('digest', () => {
     await tab.screenshot({ path: join(screenshotDir(sb.dir), 'digest-fake-night.png'), fullPage: true });
 
     const story = async (id: string) => {
-      const r = await sb.run(['status', id, '--json']);
-      expect(r.exitCode, r.stderr).toBe(0);
-      return (JSON.parse(r.stdout) as Record<string, unknown>[])[0] as {
+      return (await sb.status([id]))[0] as {
         timeline: Record<string, unknown>[];
         questions: Record<string, unknown>[];
         openQuestions: number;
@@ -157,10 +155,10 @@ describe('digest', () => {
       { title: 'Packet loss up to what rate?', priority: 'unknown', answered: false, bestGuess: '5 %' },
     ]);
     // Without a run named, the rows stay as they were: questions is the count.
-    const all = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+    const all = await sb.status<{
       id: string;
       questions: unknown;
-    }[];
+    }>();
     expect(Object.fromEntries(all.map((r) => [r.id, r.questions]))).toEqual({
       [failing.id]: 1,
       [done.id]: 2,

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 
-import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, waitFor } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
 // No schedule and no pass at the end time: the run's end timer (armed at launch and by every pass
@@ -8,12 +8,6 @@ import { it } from '../helpers/sandbox.js';
 // after the end time still gives the synthesis its whole budget.
 
 const ON = { OVERNIGHT_END_TIMER: undefined };
-
-const events = (sb: Sandbox, id: string) =>
-  (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as { action?: string; reason?: string });
 
 describe('the end timer', () => {
   it('without a schedule, the agent is interrupted at the end time and the synthesis writes REPORT.md', async ({
@@ -47,7 +41,9 @@ describe('the end timer', () => {
     const pass = await sb.run(['reconcile'], { env });
     expect(pass.exitCode, pass.stderr).toBe(0);
     expect(pass.stdout).toMatch(/started the synthesis/);
-    const start = events(sb, id).find((e) => e.action === 'start' && /end time reached/.test(e.reason ?? ''));
+    const start = sb
+      .events<{ action?: string; reason?: string }>(id)
+      .find((e) => e.action === 'start' && /end time reached/.test(e.reason ?? ''));
     expect(start?.reason).toMatch(/the synthesis starts \d+s late, with its whole budget \(8s\)$/);
     // A pass while it writes leaves it alone: its budget runs from its start.
     await waitFor(() => sb.calls()[1], { what: 'the synthesis' });

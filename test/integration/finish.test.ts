@@ -4,14 +4,8 @@ import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 
 import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, records, waitFor, type Sandbox } from '../helpers/harness.js';
+import { alive, records, waitFor } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
-
-const events = (sb: Sandbox, id: string) =>
-  (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('finish', () => {
   it('during a live session: the end time becomes now, the agent is interrupted, the synthesis reports, DONE', async ({
@@ -44,12 +38,12 @@ describe('finish', () => {
     );
     expect(ends.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(ends.getTime()).toBeLessThanOrEqual(Date.now());
-    expect(events(sb, id).find((e) => e.action === 'finish')).toMatchObject({
+    expect(sb.events(id).find((e) => e.action === 'finish')).toMatchObject({
       reason: 'finished early by user',
       was: endsAt,
       endsAt: ends.toISOString(),
     });
-    const [row] = JSON.parse((await sb.run(['status', '--json', id])).stdout) as Record<string, unknown>[];
+    const [row] = await sb.status([id]);
     expect(row).toMatchObject({ state: 'done', endsAt: ends.toISOString() });
 
     // Twice is fine: nothing more happens.

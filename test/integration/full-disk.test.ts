@@ -104,7 +104,7 @@ describe.runIf(runsHere(root))('a full disk (runs root on a 4 MB tmpfs; needs ro
       // The cut-off line keeps its place; the next session's marker starts a line of its own.
       expect(after.slice(before.length)).toMatch(/^\n\{"type":"overnight_session","session":2,/);
       expect((await sb.run(['logs', id, '--all'])).stdout).toMatch(/── session 2 · .* · resumed\b/);
-      const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { sessions: number }[];
+      const [row] = await sb.status<{ sessions: number }>();
       expect(row?.sessions).toBe(2);
       expect((await sb.run(['status'])).stdout).not.toMatch(/passes are failing|no space left/);
       expect(sb.read(sb.ws(id, 'findings', 'canary.md'))).toBe('the canary\n');

@@ -43,9 +43,7 @@ describe('hostile records of one run', () => {
     );
     appendFileSync(events, JSON.stringify({ at: '9999-12-31T00:00:00.000Z', action: 'pause' }) + '\n');
 
-    const r = await sb.run(['status', '--json']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout) as Row[];
+    const rows = await sb.status<Row>();
     const broken = rows.find((x) => x.id === hit.id);
     expect(broken?.problem).toContain(final);
     expect(broken?.state).toBe('done');

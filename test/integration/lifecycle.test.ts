@@ -3,18 +3,12 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { SYNTHESIS_PROMPT } from '../../src/core/agent/briefing.js';
-import { alive, records, snapshot, waitFor, type Call, type Sandbox } from '../helpers/harness.js';
+import { alive, records, snapshot, waitFor, type Call } from '../helpers/harness.js';
 import { BACKENDS, it, itOn } from '../helpers/sandbox.js';
 
 const arg = (c: Call, flag: string) => (c.argv.includes(flag) ? c.argv[c.argv.indexOf(flag) + 1] : undefined);
 
 describe('lifecycle', () => {
-  const events = (sb: Sandbox, id: string) =>
-    (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-
   describe.each(BACKENDS)('on %s', (backend) => {
     const it = itOn(backend);
 
@@ -44,12 +38,12 @@ describe('lifecycle', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/\tsynthesis\t/);
 
-      const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      const [row] = await sb.status<{
         state: string;
         restarts: number;
         reason: string;
         backend: string;
-      }[];
+      }>();
       // A synthesis is not a crash restart; the run says which backend ran it.
       expect(row).toMatchObject({ state: 'done', restarts: 0, backend });
       expect(row?.reason).toMatch(/REPORT\.md/);
@@ -84,7 +78,7 @@ describe('lifecycle', () => {
       expect(alive(pid)).toBe(false);
       // SIGINT, not a harder signal: the fake exits 0 on SIGINT, 143 on SIGTERM.
       expect(sb.read(sb.state(id, 'agent-1.exit'))).toMatch(/^0 1 \d+/);
-      expect(events(sb, id).find((e) => e.action === 'interrupt')).toMatchObject({ signal: 'SIGINT' });
+      expect(sb.events(id).find((e) => e.action === 'interrupt')).toMatchObject({ signal: 'SIGINT' });
 
       const synthesis = await waitFor(() => sb.calls()[1]);
       expect(synthesis.argv).toContain('--resume');
@@ -126,11 +120,11 @@ describe('lifecycle', () => {
       // The wrappers' own passes after the interrupted agents must not bring anything back.
       await sb.quiesce();
       expect(sb.calls()).toHaveLength(2);
-      const st = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      const st = await sb.status<{
         state: string;
         reason: string;
         lastTransition: Record<string, unknown>;
-      }[];
+      }>();
       expect(st.map((s) => [s.state, s.reason])).toEqual([
         ['done', 'stopped by user'],
         ['done', 'stopped by user'],
@@ -171,7 +165,7 @@ describe('lifecycle', () => {
     // The agent has its own process group: the server's hang-up reaches only the wrapper.
     await waitFor(async () => !(await sb.hasSession(id)), { what: 'the tmux session gone' });
     expect(alive(pid)).toBe(true);
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { state: string }[];
+    const [row] = await sb.status<{ state: string }>();
     expect(row?.state).toBe('running');
 
     const stopped = await sb.run(['stop', id]);

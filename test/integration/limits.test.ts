@@ -13,11 +13,11 @@ describe('usage limits', () => {
     const { id } = await sb.launch('Hit the limit', ['--duration', '1h'], { OVERNIGHT_LIMIT_MARGIN: '2s' });
     const row = await waitFor(
       async () => {
-        const rows = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+        const rows = await sb.status<{
           state: string;
           reason: string;
           restarts: number;
-        }[];
+        }>();
         return rows[0]?.state === 'waiting' && rows[0].reason.includes('limit') ? rows[0] : undefined;
       },
       { what: 'the waiting row' },
@@ -35,7 +35,7 @@ describe('usage limits', () => {
     expect(log.map((r) => [r.mode, r.reason])).toEqual([
       ['continue', 'usage limit lifted (five_hour limit)'],
     ]);
-    const after = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+    const after = (await sb.status())[0] as {
       restarts: number;
       state: string;
     };
@@ -63,7 +63,7 @@ describe('refused credentials', () => {
       /^authentication failed 2 times in a row \(Invalid API key · Fix external API key\); for unattended runs .*claude setup-token/,
     );
     expect(sb.calls()).toHaveLength(2);
-    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { restarts: number };
+    const row = (await sb.status())[0] as { restarts: number };
     expect(row.restarts).toBe(0);
   });
 });

@@ -17,8 +17,7 @@ interface Row {
   warnings?: string[];
   usageWindows?: { fiveHour?: { utilization: number } };
 }
-const status = async (sb: Sandbox): Promise<Row> =>
-  (JSON.parse((await sb.run(['status', '--json'])).stdout) as Row[])[0] as Row;
+const status = async (sb: Sandbox): Promise<Row> => (await sb.status<Row>())[0] as Row;
 const modes = (sb: Sandbox, id: string) =>
   parseRestartLog(sb.read(sb.state(id, 'restart.log')) ?? '').map((r) => r.mode);
 const arg = (c: Call | undefined, flag: string) =>
@@ -60,10 +59,7 @@ describe('transient API trouble', () => {
     expect(modes(sb, id).every((m) => m === 'retry')).toBe(true);
     expect(await status(sb)).toMatchObject({ restarts: 0, cause: 'api-trouble' });
     // The code is recorded with every decision: the waits and retries before it, and the finish.
-    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { action: string; cause?: string });
+    const events = sb.events<{ action: string; cause?: string }>(id);
     expect(events.filter((e) => e.action === 'wait').every((e) => e.cause === 'api-trouble')).toBe(true);
     expect(events.at(-1)).toMatchObject({ action: 'finish', cause: 'api-trouble' });
   });

@@ -48,12 +48,6 @@ function commandTarget(sb: Sandbox): { path: string; out: string; calls: () => R
   return { path, out, calls };
 }
 
-const events = (sb: Sandbox, id: string) =>
-  (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
 /** Every file under a directory, as text. */
 function allText(dir: string): string {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -191,7 +185,7 @@ describe('notifications', () => {
       async () => {
         const r = await sb.run(['reconcile']);
         passes.push(`exit ${r.exitCode}${r.stderr ? `: ${r.stderr}` : ''}`);
-        return events(sb, id).find((e) => e.action === 'notify-failed' && e.target === 'dead');
+        return sb.events(id).find((e) => e.action === 'notify-failed' && e.target === 'dead');
       },
       { timeout: 30_000, interval: 50, what: 'the dead target given up' },
     );
@@ -207,7 +201,7 @@ describe('notifications', () => {
 
     // A 401 will not change: given up after one try. What it echoed is shown without the token.
     const echo = `notifications failing: echo: HTTP 401 Unauthorized: {"error":"token *** is not valid"}`;
-    expect(events(sb, id).find((e) => e.target === 'echo')).toMatchObject({
+    expect(sb.events(id).find((e) => e.target === 'echo')).toMatchObject({
       action: 'notify-failed',
       reason:
         'the needs-you notice to echo was given up after 1 try: ' +
@@ -226,7 +220,7 @@ describe('notifications', () => {
       status.stdout + allText(workspace) + (sb.read(join(sb.runs, 'reconcile.log')) ?? ''),
     ).not.toContain(token);
     // Nothing about it stopped the run being supervised to its end.
-    expect(events(sb, id).filter((e) => e.action === 'finish')).toHaveLength(1);
+    expect(sb.events(id).filter((e) => e.action === 'finish')).toHaveLength(1);
   });
 
   it('a bad target in the config is skipped with a warning; the pass goes on and the good target hears; a restart reaches who asked for it; stop is not news', async ({

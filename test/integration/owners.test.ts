@@ -112,9 +112,7 @@ describe('other users', () => {
       message: expect.stringContaining(`chmod 700 ${bad.workspace}`),
     });
     expect(outcomes.find((o) => o.id === good.id)?.action).not.toBe('skipped');
-    const status = await sb.run(['status', '--json']);
-    expect(status.exitCode).toBe(0);
-    const rows = JSON.parse(status.stdout) as { id: string; state: string; problem?: string }[];
+    const rows = await sb.status<{ id: string; state: string; problem?: string }>();
     expect(rows.find((r) => r.id === bad.id)?.problem).toContain(`chmod 700 ${bad.workspace}`);
     expect(rows.find((r) => r.id === good.id)).toMatchObject({ state: 'running' });
     chmodSync(bad.workspace, 0o700);

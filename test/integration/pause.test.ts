@@ -22,7 +22,7 @@ describe('pause and resume', () => {
       await sb.quiesce();
       await sb.run(['reconcile']);
       expect(sb.calls()).toHaveLength(1);
-      const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+      const row = (await sb.status())[0] as {
         state: string;
         reason: string;
       };
@@ -43,11 +43,11 @@ describe('pause and resume', () => {
     const text = await sb.run(['status', id]);
     expect(text.stdout).toMatch(/session 1 started → .*running, paused/);
     expect(text.stdout).not.toMatch(/ended without an exit status/);
-    const [row] = JSON.parse((await sb.run(['status', id, '--json'])).stdout) as {
+    const [row] = await sb.status<{
       state: string;
       agentRunning?: boolean;
       timeline: { kind: string; end?: { kind: string } }[];
-    }[];
+    }>([id]);
     expect(row?.state).toBe('paused');
     expect(row?.agentRunning).toBe(true);
     expect(row?.timeline.find((e) => e.kind === 'session')?.end).toMatchObject({ kind: 'running' });
@@ -73,9 +73,7 @@ describe('pause and resume', () => {
     await sb.quiesce();
     await sb.run(['reconcile']);
     expect(sb.calls()).toHaveLength(1);
-    expect((JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as { state: string }).state).toBe(
-      'paused',
-    );
+    expect(((await sb.status())[0] as { state: string }).state).toBe('paused');
     expect((await sb.run(['resume', '--all'])).exitCode).toBe(0);
     await sb.run(['reconcile']);
     await waitFor(() => sb.calls()[1], { what: 'the resumed agent' });

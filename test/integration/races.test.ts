@@ -11,11 +11,6 @@ import { BACKENDS, it, itOn } from '../helpers/sandbox.js';
 
 const restartLines = (sb: Sandbox, id: string) =>
   (sb.read(sb.state(id, 'restart.log')) ?? '').split('\n').filter((l) => l !== '');
-const events = (sb: Sandbox, id: string) =>
-  (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 /** The pid of the run's wake timer as recorded: `<time> <pid> <start time>`. */
 const timerPid = (sb: Sandbox, id: string) => Number((sb.read(sb.state(id, 'wake-at')) ?? '').split(' ')[1]);
 
@@ -115,10 +110,10 @@ describe('races', () => {
     expect(pass.stdout).toMatch(/started session 2 again: session 2 never started its agent/);
     await sb.agentPid(id, 2);
     expect(restartLines(sb, id)).toHaveLength(1);
-    expect(events(sb, id)).toContainEqual(
+    expect(sb.events(id)).toContainEqual(
       expect.objectContaining({ action: 'start', session: 2, again: true }),
     );
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as { restarts: number }[];
+    const [row] = await sb.status<{ restarts: number }>();
     expect(row?.restarts).toBe(1);
   });
 

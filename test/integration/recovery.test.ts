@@ -43,10 +43,7 @@ describe('recovery', () => {
       expect(arg(resumed, '--resume')).toBe(uuid);
       expect(resumed.argv).not.toContain('--session-id');
       expect(resumed.stdin).toBe(RESUME_PROMPT);
-      const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const events = sb.events(id);
       expect(events).toContainEqual(
         expect.objectContaining({
           from: 'waiting',
@@ -61,10 +58,10 @@ describe('recovery', () => {
       const lines = restartLines(sb, id);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/\tresume\texit=137\t/);
-      const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as {
+      const [row] = await sb.status<{
         state: string;
         restarts: number;
-      }[];
+      }>();
       expect(row).toMatchObject({ state: 'running', restarts: 1 });
     });
   });
@@ -97,14 +94,12 @@ describe('recovery', () => {
     expect(existsSync(join(workspace, 'DONE'))).toBe(false);
     expect(restartLines(sb, id)).toHaveLength(2);
 
-    const st = await sb.run(['status', '--json']);
-    expect(st.exitCode).toBe(0);
-    const [row] = JSON.parse(st.stdout) as {
+    const [row] = await sb.status<{
       state: string;
       reason: string;
       restarts: number;
       maxRestarts: number;
-    }[];
+    }>();
     expect(row?.state).toBe('failed');
     expect(row?.reason.startsWith('circuit breaker: 2 restarts')).toBe(true);
     expect(row).toMatchObject({ restarts: 2, maxRestarts: 2 });

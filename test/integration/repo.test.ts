@@ -104,7 +104,7 @@ describe('a run on a repository', () => {
     expect(details.stdout).toContain(`branch:     ${run.branch} from ${base.slice(0, 12)}, 1 commit`);
     expect(details.stdout).toMatch(/^commits: {4}[0-9a-f]{12} Fix the flaky test$/m);
     expect(details.stdout).toMatch(/^changes: {4}1 file changed, 1 insertion\(\+\)$/m);
-    const [row] = JSON.parse((await sb.run(['status', '--json'])).stdout) as Record<string, unknown>[];
+    const [row] = await sb.status();
     expect(row).toMatchObject({ repo, branch: run.branch, base, worktree: run.worktree });
     expect(row?.commits).toEqual([
       { sha: await git(repo, 'rev-parse', run.branch), subject: 'Fix the flaky test' },

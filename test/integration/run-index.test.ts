@@ -25,7 +25,8 @@ function finishedRun(sb: Sandbox, id: string, state: 'done' | 'failed', daysAgo:
   appendFileSync(join(sb.runs, '.finished.jsonl'), JSON.stringify({ id, finishedAt: at, state }) + '\n');
 }
 
-const ids = (stdout: string) => (JSON.parse(stdout) as { id: string }[]).map((r) => r.id);
+const ids = async (sb: Sandbox, ...args: string[]) =>
+  (await sb.status<{ id: string }>(args)).map((r) => r.id);
 
 describe('the runs indexes', () => {
   it('launch lists a run as live; stop moves it to the finished index', async ({ sb }) => {
@@ -56,19 +57,14 @@ describe('the runs indexes', () => {
     expect((await sb.run(['status', '--all'])).stdout).toContain('2026-01-01-0000-old');
     expect((await sb.run(['status', '--since', '14d'])).stdout).toContain('2026-01-01-0000-old');
 
-    expect(ids((await sb.run(['status', '--json'])).stdout)).toEqual([
+    expect(await ids(sb)).toEqual([
       '2026-01-01-0000-old',
       '2026-01-02-0000-failed',
       '2026-01-03-0000-recent',
       live,
     ]);
-    expect(ids((await sb.run(['status', '--json', '--state', 'failed,running'])).stdout)).toEqual([
-      '2026-01-02-0000-failed',
-      live,
-    ]);
-    expect(ids((await sb.run(['status', '--json', '--since', '36h', '--state', 'done'])).stdout)).toEqual([
-      '2026-01-03-0000-recent',
-    ]);
+    expect(await ids(sb, '--state', 'failed,running')).toEqual(['2026-01-02-0000-failed', live]);
+    expect(await ids(sb, '--since', '36h', '--state', 'done')).toEqual(['2026-01-03-0000-recent']);
     const bad = await sb.run(['status', '--state', 'sleeping']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--state "sleeping" is not a state/);

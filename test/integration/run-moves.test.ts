@@ -25,7 +25,7 @@ const finishedIndex = (sb: Sandbox) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { id: string; removed?: boolean });
 const ids = async (sb: Sandbox, ...args: string[]) =>
-  (JSON.parse((await sb.run(['status', '--json', ...args])).stdout) as { id: string }[]).map((r) => r.id);
+  (await sb.status<{ id: string }>(args)).map((r) => r.id);
 
 describe('runs moving through the indexes', () => {
   it('a continued run is live: a pass supervises it (its crash is resumed) until it is done', async ({

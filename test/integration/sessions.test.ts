@@ -16,10 +16,7 @@ describe('what each session did', () => {
     const uuid = arg(sb.calls()[0], '--session-id');
     expect(arg(sb.calls()[2], '--resume')).toBe(uuid);
 
-    const events = (sb.read(sb.state(id, 'events.jsonl')) ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = sb.events(id);
     expect(events).toContainEqual(
       expect.objectContaining({ action: 'wrong-conversation', session: 2, expected: uuid }),
     );
@@ -62,7 +59,7 @@ describe('spend cap', () => {
     expect(sb.read(sb.state(id, 'restart.log'))).toMatch(
       /\tsynthesis\texit=0\tuptime=\d+s\tspend cap: \$0\.95 of \$1\.00 spent\n/,
     );
-    const row = JSON.parse((await sb.run(['status', '--json'])).stdout)[0] as {
+    const row = (await sb.status())[0] as {
       costUsd: number;
       state: string;
     };

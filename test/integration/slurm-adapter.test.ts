@@ -248,8 +248,9 @@ describe.runIf(SLURM_WANTED)('Slurm adapter on a real cluster', () => {
   });
 
   // Last: it takes the node down, and every job on the cluster with it. Killing and starting
-  // slurmd needs root (as the cluster's daemons run). The requeued job is left to its hold: one
-  // released early fails for good (see releaseHold).
+  // slurmd needs root (as the cluster's daemons run). The requeued job is left to its hold (about
+  // 2 minutes by default, about 25 s with the test cluster's cred_expire=10): one released early
+  // (`scontrol update StartTime=now`) fails for good, "Job credential revoked".
   it.skipIf(process.getuid?.() !== 0)(
     'node lost (slurmd killed): requeued, held, counted once, run again with SLURM_RESTART_COUNT=1 (as root)',
     { timeout: 180_000 },

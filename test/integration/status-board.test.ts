@@ -89,11 +89,10 @@ describe('the morning dashboard', () => {
     expect((await sb.run(['status', '--check'])).exitCode).toBe(1);
     expect((await sb.run(['status', '--check', 'crdt'])).exitCode).toBe(0);
 
-    const one = await sb.run(['status', '--json', 'crdt']);
-    const [row] = JSON.parse(one.stdout) as {
+    const [row] = await sb.status<{
       timeline: { at: string; kind: string }[];
       questions: { title: string; priority: string; answered: boolean }[];
-    }[];
+    }>(['crdt']);
     expect(row?.timeline.map((e) => e.kind)).toEqual(['session', 'finish']);
     expect(row?.questions).toEqual([
       expect.objectContaining({ title: 'Which licence is acceptable?', priority: 'high', answered: false }),

@@ -37,11 +37,7 @@ const FIELDS = [
 const isIso = (s: string | null) => typeof s === 'string' && new Date(s).toISOString() === s;
 
 describe('status', () => {
-  const rows = async (sb: Sandbox, ...args: string[]): Promise<Row[]> => {
-    const r = await sb.run(['status', '--json', ...args]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as Row[];
-  };
+  const rows = (sb: Sandbox, ...args: string[]): Promise<Row[]> => sb.status<Row>(args);
 
   it('shows a table and --json with every field, counting findings and open questions', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
@@ -177,10 +173,7 @@ describe('status', () => {
     await sb.agentPid(id);
     writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
     expect((await sb.run(['stop', id])).exitCode).toBe(0);
-    const row = async () =>
-      (
-        JSON.parse((await sb.run(['status', '--json'])).stdout) as { questions: number; findings: number }[]
-      )[0];
+    const row = async () => (await sb.status<{ questions: number; findings: number }>())[0];
     expect(await row()).toMatchObject({ questions: 1, findings: 0 });
     writeFileSync(
       sb.ws(id, 'questions.md'),

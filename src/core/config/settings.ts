@@ -4,7 +4,7 @@ import type { Limits } from '../run/types.js';
 import { DEFAULT_SLURM, parseSlurm, type SlurmSettings } from './slurm.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
-export { DEFAULT_ALLOWED_TOOLS, PERMISSION_MODES, REPO_ALLOWED_TOOLS } from './values.js';
+export { DEFAULT_ALLOWED_TOOLS, REPO_ALLOWED_TOOLS } from './values.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 

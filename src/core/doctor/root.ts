@@ -8,7 +8,7 @@ import { filesystemKind, type Mount } from './mounts.js';
 // Doctor checks of the runs root: its directory, the filesystem under it, free space.
 
 export { filesystemKind, mountFor, parseMountOutput, parseProcMounts } from './mounts.js';
-export type { FsKind, Mount } from './mounts.js';
+export type { Mount } from './mounts.js';
 
 export interface RunsRootFacts {
   path: string;

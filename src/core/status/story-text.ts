@@ -1,7 +1,6 @@
 import type { Question } from '../agent/questions.js';
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
-import { safeLine } from '../text.js';
 import { timelineLines } from './timeline-text.js';
 import type { TimelineEntry } from './timeline-types.js';
 
@@ -55,6 +54,3 @@ export function findingLines(
   for (const f of newest.slice(0, SHOWN)) lines.push(`${INDENT}${f.path} (${clock.hm(f.modifiedAt)})`);
   return lines;
 }
-
-/** Every story line made safe: titles and file names are the agent's text. */
-export const safeLines = (lines: readonly string[]): string[] => lines.map(safeLine);

@@ -12,7 +12,7 @@ import { crashRestarts } from './exits.js';
 import { synthesisStart } from './late-start.js';
 import type { Action, AgentNotRunning, Observation } from './types.js';
 
-export { DEFAULT_LIMIT_WAIT, synthesisDeadline, SYNTHESIS_TRIES } from './ended-waits.js';
+export { synthesisDeadline } from './ended-waits.js';
 
 // What follows a session whose agent has ended: rule 6 of decide, an ordered list of named rules
 // (6.1 to 6.11; the README's "Reading the code" lists them). The first with an answer decides.

@@ -12,7 +12,7 @@ import { localTime } from '../core/local-time.js';
 import { watchHow } from '../core/run/backend.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
-import { taskHasMore } from '../core/run/task.js';
+import { taskHasMore, taskHeadline } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
 import { doingNow, type Retrying } from '../core/status/live.js';
@@ -23,7 +23,6 @@ import { waitText } from '../core/supervise/describe.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
-import { headline } from '../core/text.js';
 import { verifyResult, type VerifyResult } from '../core/verify/verdict.js';
 import { transitionOf } from './final-row.js';
 
@@ -173,7 +172,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     ...(windows ? { usageWindows: windows } : {}),
     id,
     // The first line: a brief may be a megabyte, and every dashboard reads this row.
-    task: headline(spec.task),
+    task: taskHeadline(spec.task),
     ...(taskHasMore(spec.task) ? { taskMore: true } : {}),
     ...(spec.name ? { name: spec.name } : {}),
     ...nightsOf(spec, paths),

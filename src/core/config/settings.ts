@@ -207,7 +207,7 @@ export function resolveSettings(layers: Layers): {
     if (parsed.ok) {
       settings[spec.field] = parsed.value;
       chosen.add(key);
-    } else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
+    } else problems.push({ key, source, value: raw, message: parsed.why ?? ACCEPTS[spec.kind] });
   };
 
   const file = layers.file;

@@ -45,7 +45,8 @@ export async function pauseCommand(
     mkdirSync(root, { recursive: true, mode: 0o700 });
     if (!exists(file)) writeFileAtomic(file, `paused by user at ${io.now().toISOString()}\n`);
     if (paths) record(paths, 'pause', io);
-    io.stdout(`${what}: paused; nothing will be restarted until \`${hint(io, 'resume')}\``);
+    const lift = hint(io, paths ? `resume ${what}` : 'resume --all');
+    io.stdout(`${what}: paused; nothing will be restarted until \`${lift}\``);
   } else {
     // The pause goes first: even a disk too full to record anything does not keep a run paused.
     rmSync(file, { force: true });

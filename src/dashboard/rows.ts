@@ -122,13 +122,13 @@ function whyNow(
   obs: Observation,
   now: Date,
 ): { cause: Cause; reason: string; nextTryAt?: string } {
-  if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs) };
+  if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs, spec.id) };
   const action = decide(spec, obs, now);
   if (stateOf(obs) === 'waiting' && action.kind === 'wait') {
     const reason = `waiting: ${waitText(action, localTime())}`;
     return { cause: action.cause, reason, nextTryAt: action.until.toISOString() };
   }
-  return { cause: action.cause, reason: reasonOf(obs) };
+  return { cause: action.cause, reason: reasonOf(obs, spec.id) };
 }
 
 /** The subscription windows as the stream last reported them, across the run's sessions. */

@@ -62,7 +62,7 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
 /** Why the row needs the person, said once; null when a warning of its own says it. */
 function needText(r: TableRow, need: Need): string | null {
   if (need === 'overage' || need === 'notifications') return null;
-  let why = needWords(need, r.reason, r.problem);
+  let why = needWords(need, r.reason, r.problem, r.id);
   if (r.problem) why = `a file cannot be used: ${r.reason}`;
   else if (need === 'no-report' && !r.reason) why = 'no report';
   if (!r.problem && r.findings > 0) why += `; findings/ holds ${plural(r.findings, 'file')}`;

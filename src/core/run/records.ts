@@ -58,9 +58,10 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 
 export function serializeSession(s: SessionRecord): string {
   const fresh = s.fresh ? { fresh: true } : {};
+  const forked = s.forked ? { forked: true } : {};
   const deadline = s.deadline ? { deadline: s.deadline.toISOString() } : {};
   const startedAt = s.startedAt.toISOString();
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...deadline }) + '\n';
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...forked, ...deadline }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
@@ -69,6 +70,7 @@ export function parseSession(text: string): SessionRecord {
     mode?: unknown;
     startedAt?: unknown;
     fresh?: unknown;
+    forked?: unknown;
     deadline?: unknown;
   };
   if (typeof v !== 'object' || v === null) throw new Error('not a session record');
@@ -80,7 +82,8 @@ export function parseSession(text: string): SessionRecord {
   const deadline = timeOf(v.deadline);
   const late = deadline ? { deadline } : {};
   const fresh = v.fresh === true ? { fresh: true } : {};
-  return { n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
+  const forked = v.forked === true ? { forked: true } : {};
+  return { n, mode: v.mode as SessionMode, startedAt, ...fresh, ...forked, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */

@@ -102,6 +102,8 @@ export interface SessionRecord {
   startedAt: Date;
   /** A new conversation (`--session-id`), not a resume: a session started again must be the same. */
   fresh?: boolean;
+  /** A follow-up's first session, resuming the earlier night's conversation (`--fork-session`). */
+  forked?: boolean;
   /**
    * When this synthesis must be done by, when not the end time plus synthesis_budget: a report
    * written late, once a usage limit lifted after that (within late_report).

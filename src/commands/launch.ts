@@ -52,6 +52,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
       branch: spec.repo.branch,
       base: spec.repo.base,
       worktree: spec.repo.worktree,
+      ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
     };
     const out = {
       id: spec.id,
@@ -72,7 +73,8 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   if (spec.repo) {
     say(`  repo:      ${spec.repo.path}`);
     say(`  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`);
-    say(`  worktree:  ${spec.repo.worktree} (the agent works here)`);
+    const where = spec.repo.subdir ? `the agent works in ${spec.repo.subdir}` : 'the agent works here';
+    say(`  worktree:  ${spec.repo.worktree} (${where})`);
   }
   const remaining = formatDuration((spec.endsAt.getTime() - now.getTime()) / 1000);
   say(`  ends:      ${humanTime(spec.endsAt)} (in ${remaining})`);

@@ -182,6 +182,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
           branch: spec.repo.branch,
           base: spec.repo.base,
           worktree: spec.repo.worktree,
+          ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
         }
       : {}),
     state: stateOf(obs),

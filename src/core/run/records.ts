@@ -1,6 +1,6 @@
 import type { VerifySpec } from '../verify/types.js';
 import { isBackend, type BackendName } from './backend.js';
-import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
+import { intIn, isSubdir, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
 
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly. Read back,
@@ -140,6 +140,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       base: spec.repo.base,
       branch: spec.repo.branch,
       worktree: spec.repo.worktree,
+      ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
       ...(spec.repo.gitDir ? { git_dir: spec.repo.gitDir } : {}),
     },
   };
@@ -193,6 +194,9 @@ export function specFromDoc(doc: unknown): RunSpec {
       base: repoStr('base'),
       branch: repoStr('branch'),
       worktree: repoStr('worktree'),
+      ...(r.subdir === undefined
+        ? {}
+        : { subdir: need(isSubdir(r.subdir), r.subdir as string, 'repo.subdir') }),
       ...(typeof r.git_dir === 'string' && r.git_dir.startsWith('/') ? { gitDir: r.git_dir } : {}),
     },
     model: d.model === null || d.model === undefined ? null : str('model'),

@@ -44,8 +44,13 @@ export interface RepoSpec {
   /** The commit the branch was made from (a full hash). */
   base: string;
   branch: string;
-  /** The agent's working directory: a worktree of `path` on `branch`. */
+  /** A worktree of `path` on `branch`: the agent works there (or in `subdir` of it). */
   worktree: string;
+  /**
+   * Where below the repository's top the agent starts (`--repo ~/src/app/lib`: `lib`), relative and
+   * inside it; absent for the top itself. The same directory in the worktree is the agent's.
+   */
+  subdir?: string;
   /**
    * The worktree's git dir (`<repository's .git>/worktrees/<name>`), recorded when overnight made
    * it: git is pointed there, never through the worktree's `.git`. Absent for runs made before.

@@ -56,6 +56,12 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
       '--verify-budget <time>',
       'time after the end for one fix session when the check fails (default 0)',
     )
+    .option(
+      '--wait [duration]',
+      'watch the first seconds (default 20s; on a terminal without --json this is the default) ' +
+        'and exit 1 with the reason if the run fails or is about to, e.g. on a refused login',
+    )
+    .option('--no-wait', 'do not watch the first seconds, even on a terminal')
     .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
     .action(async (task: string[], opts) => {
       const { launchCommand } = await import('./commands/launch.js');

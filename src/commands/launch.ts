@@ -3,9 +3,11 @@ import { hint, type Io } from '../app/io.js';
 import { nightWarnings } from '../app/night-warnings.js';
 import { humanTime } from '../core/agent/briefing.js';
 import { formatDuration } from '../core/config/duration.js';
+import { WAIT_DEFAULT_S, waitSeconds } from '../core/run/first-seconds.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
-import { runPaths } from '../core/run/paths.js';
+import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
+import { watchFirstSeconds } from '../runs/first-seconds.js';
 import { launchRun } from '../runs/launch.js';
 import { readTask } from '../runs/task.js';
 
@@ -30,9 +32,21 @@ export interface LaunchOptions {
   permissionMode?: string;
   backend?: string;
   json?: boolean;
+  /** `--wait[=<duration>]` (true: the default length), `--no-wait` (false), or neither. */
+  wait?: string | boolean;
 }
 
 export async function launchCommand(taskWords: string[], opts: LaunchOptions, io: Io): Promise<number> {
+  // Checked before anything is made. On a terminal launch watches the first seconds unless told
+  // not to; a script (or --json) gets its answer at once unless it asks to wait.
+  const wait =
+    opts.wait === undefined
+      ? io.stdoutIsTty === true && !opts.json
+        ? WAIT_DEFAULT_S
+        : 0
+      : opts.wait === false
+        ? 0
+        : waitSeconds(opts.wait);
   const task = await readTask({ words: taskWords, taskFile: opts.taskFile }, io);
   const {
     spec,
@@ -63,7 +77,7 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     };
     io.stdout(safeJson({ ...out, ...repo }));
     for (const w of warnings) io.stderr(w);
-    return 0;
+    return wait > 0 ? firstSeconds(spec.id, paths, wait, io) : 0;
   }
   // The runs root and the repository come from a file, the environment or the command line:
   // nothing in them reaches the terminal as control.
@@ -87,5 +101,33 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   if (!supervision)
     say(`Supervised by ${night.schedule ?? 'the schedule'}: \`${hint(io, 'status')}\` in the morning.`);
   for (const w of warnings) io.stdout(safeText(w));
-  return 0;
+  if (wait === 0) return 0;
+  say(`Watching its first ${formatDuration(wait)} (--no-wait to skip)…`);
+  return firstSeconds(spec.id, paths, wait, io);
+}
+
+/**
+ * `--wait`: 1 when the run failed in its first seconds or is about to (a refused login, a blocked
+ * account), with the reason on stderr; 0 when it is at work (or already done) then.
+ */
+async function firstSeconds(id: string, paths: RunPaths, seconds: number, io: Io): Promise<number> {
+  const verdict = await watchFirstSeconds(paths, seconds, io.now);
+  const within = formatDuration(seconds);
+  if (verdict === null) {
+    if (!io.stdoutIsTty) return 0;
+    io.stdout(`Running: no trouble in its first ${within}.`);
+    return 0;
+  }
+  if (verdict.kind === 'done') {
+    io.stdout(safeLine(`Finished already: ${verdict.reason}`));
+    return 0;
+  }
+  const more = hint(io, `status ${id}`);
+  if (verdict.kind === 'failed') io.stderr(`${id} failed within ${within}: ${verdict.reason} (${more})`);
+  else
+    io.stderr(
+      `${id} is about to fail: ${verdict.reason}; only you can fix that ` +
+        `(${more}; ${hint(io, `stop ${id}`)} ends it)`,
+    );
+  return 1;
 }

@@ -53,6 +53,8 @@ export const LAUNCH_OPTIONS = [
   '--allowed-tools',
   '--permission-mode',
   '--backend',
+  '--wait',
+  '--no-wait',
   '--json',
 ];
 

@@ -79,17 +79,18 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   const again = s.again && s.previous ? s.previous : null;
   const fresh = again ? again.fresh === true : s.handover !== undefined;
   const deadline = again ? again.deadline : s.deadline;
+  // A follow-up's first session resumes the earlier conversation into its own (or is handed over);
+  // its later fresh sessions hear the answers again.
+  const continuation = s.spec.continues ? readContinuation(s.paths) : null;
+  const fork = s.mode === 'initial' && !s.handover ? (continuation?.fork ?? null) : null;
   const session: SessionRecord = {
     n: again ? again.n : (s.previous?.n ?? 0) + 1,
     mode: s.mode,
     startedAt: s.now,
     ...(fresh ? { fresh: true } : {}),
+    ...(fork ? { forked: true } : {}),
     ...(deadline ? { deadline } : {}),
   };
-  // A follow-up's first session resumes the earlier conversation into its own (or is handed over);
-  // its later fresh sessions hear the answers again.
-  const continuation = s.spec.continues ? readContinuation(s.paths) : null;
-  const fork = s.mode === 'initial' && !s.handover ? (continuation?.fork ?? null) : null;
   if (!again)
     writeFileAtomic(
       s.paths.prompt,

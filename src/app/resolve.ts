@@ -35,22 +35,32 @@ export async function resolveRun(
   const ids = [...active, ...archived];
   // Only runs whose id could come from that name are read (the id's slug is made from it).
   const named: NamedRun[] = [];
-  const unreadable: string[] = [];
+  const unreadable: { id: string; file: string }[] = [];
   for (const id of mayBeNamed(handle, ids)) {
+    const paths = runPaths(rootOf(id), id);
     try {
-      const spec = await readSpec(runPaths(rootOf(id), id));
+      const spec = await readSpec(paths);
       if (spec.name) named.push({ id, name: spec.name, startedAt: spec.startedAt });
-    } catch {
+    } catch (err) {
       // a run whose run.yaml cannot be used is still found by its id, and by its slug below
-      unreadable.push(id);
+      unreadable.push({ id, file: `${paths.runYaml} (${(err as Error).message})` });
     }
   }
   const r = resolveRunName(handle, ids, { named, cmd: io.cmd, strict });
-  // The name's slug is the id's, but its run.yaml cannot say its name: that run, said so.
-  if ('error' in r && unreadable.length === 1 && !strict && named.length === 0) {
-    const id = unreadable[0] as string;
-    io.stderr(`note: ${id}'s run.yaml cannot be read; taking it as the run named "${handle}"`);
-    return { id, root: rootOf(id), archived: !active.includes(id) };
+  // The name's slug is the id's, but its run.yaml cannot say its name: that run, said so, naming
+  // the broken file; a command that ends or deletes a run does not guess.
+  if ('error' in r && unreadable.length > 0 && named.length === 0) {
+    const [only] = unreadable;
+    if (only && unreadable.length === 1 && !strict) {
+      const note = `note: taking ${only.id} as the run named "${handle}"`;
+      io.stderr(`${note}, though its run.yaml cannot be read: ${only.file}`);
+      return { id: only.id, root: rootOf(only.id), archived: !active.includes(only.id) };
+    }
+    const files = unreadable.map((u) => `${u.id}: ${u.file}`).join('; ');
+    throw new UsageError(
+      `"${handle}" may name a run whose run.yaml cannot be read (${files}); ` +
+        'restore that file, or name the run by its id',
+    );
   }
   if ('error' in r) throw new UsageError(r.error);
   if (r.note) io.stderr(`note: ${r.note}`);

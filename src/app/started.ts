@@ -35,6 +35,7 @@ export function printStarted(io: Io, s: Started): number {
       branch: spec.repo.branch,
       base: spec.repo.base,
       worktree: spec.repo.worktree,
+      ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
     };
     const out = {
       id: spec.id,

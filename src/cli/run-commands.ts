@@ -60,6 +60,12 @@ export function addStartCommands(program: Command, io: Io, lazy: Lazy): void {
       '--verify-junit <path>',
       'a JUnit XML file the check writes, relative to its working directory: counts and names come from it',
     )
+    .option(
+      '--wait [duration]',
+      'watch the first seconds (default 20s; on a terminal without --json this is the default) ' +
+        'and exit 1 with the reason if the run fails or is about to, e.g. on a refused login',
+    )
+    .option('--no-wait', 'do not watch the first seconds, even on a terminal')
     .option('--json', 'print {"id","workspace","session","endsAt","backend"} (and repo, branch, …)')
     .action(
       lazy(

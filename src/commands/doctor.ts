@@ -75,7 +75,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkBackend(settings.backend, tmux, where),
     ...checkSlurm(slurm),
     checkNodePath((asScheduler && entry?.node) || process.execPath),
-    checkSchedule(schedule, io.now()),
+    checkSchedule(schedule, io.now(), io.cmd),
     checkPasses(schedule.heartbeat, settings.runsDir, io.now(), localTime()),
     // Runs keep the environment they were launched with: IS_SANDBOX and tokens come from this shell.
     checkCredentials(env, where, io.env),

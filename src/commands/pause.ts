@@ -26,7 +26,8 @@ export async function pauseCommand(
   const what = id ?? 'every run';
   if (pause) {
     pauseRun(root, id, io);
-    io.stdout(`${what}: paused; nothing will be restarted until \`${hint(io, 'resume')}\``);
+    const lift = hint(io, id ? `resume ${what}` : 'resume --all');
+    io.stdout(`${what}: paused; nothing will be restarted until \`${lift}\``);
   } else {
     unpauseRun(root, id, io);
     io.stdout(`${what}: resumed`);

@@ -70,7 +70,7 @@ export async function scheduleCommand(
     for (const e of removed) out(`removed the ${e.backend} entry for ${root} (${e.where})`);
     return 0;
   }
-  const report = await scheduleReport(root, backend, io.env, io.now());
+  const report = await scheduleReport(root, backend, io.env, io.now(), io.cmd);
   if (opts.json) io.stdout(JSON.stringify(report, null, 2));
   else for (const line of reportLines(report, io.now())) out(line);
   return 0;

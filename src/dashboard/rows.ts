@@ -12,7 +12,7 @@ import { localTime } from '../core/local-time.js';
 import { watchHow } from '../core/run/backend.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
-import { taskHasMore } from '../core/run/task.js';
+import { taskHasMore, taskHeadline } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
 import { doingNow, type Retrying } from '../core/status/live.js';
@@ -23,7 +23,6 @@ import { waitText } from '../core/supervise/describe.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { reasonOf, stateOf } from '../core/supervise/state.js';
 import type { Observation } from '../core/supervise/types.js';
-import { headline } from '../core/text.js';
 import { verifyResult, type VerifyResult } from '../core/verify/verdict.js';
 import { transitionOf } from './final-row.js';
 
@@ -123,13 +122,13 @@ function whyNow(
   obs: Observation,
   now: Date,
 ): { cause: Cause; reason: string; nextTryAt?: string } {
-  if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs) };
+  if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs, spec.id) };
   const action = decide(spec, obs, now);
   if (stateOf(obs) === 'waiting' && action.kind === 'wait') {
     const reason = `waiting: ${waitText(action, localTime())}`;
     return { cause: action.cause, reason, nextTryAt: action.until.toISOString() };
   }
-  return { cause: action.cause, reason: reasonOf(obs) };
+  return { cause: action.cause, reason: reasonOf(obs, spec.id) };
 }
 
 /** The subscription windows as the stream last reported them, across the run's sessions. */
@@ -173,7 +172,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     ...(windows ? { usageWindows: windows } : {}),
     id,
     // The first line: a brief may be a megabyte, and every dashboard reads this row.
-    task: headline(spec.task),
+    task: taskHeadline(spec.task),
     ...(taskHasMore(spec.task) ? { taskMore: true } : {}),
     ...(spec.name ? { name: spec.name } : {}),
     ...nightsOf(spec, paths),
@@ -183,6 +182,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
           branch: spec.repo.branch,
           base: spec.repo.base,
           worktree: spec.repo.worktree,
+          ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
         }
       : {}),
     state: stateOf(obs),

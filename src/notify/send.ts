@@ -14,6 +14,8 @@ import { oneLine } from '../core/text.js';
 export interface SendContext {
   /** Values for `${NAME}` (the run's launch environment, or the shell's for `notify test`). */
   vars: Record<string, string | undefined>;
+  /** Where `vars` came from, for an error naming one it lacks (default: the run's launch environment). */
+  varsFrom?: string;
   /** The environment commands and desktop notifiers run in (the pass's own). */
   env: Record<string, string | undefined>;
   timeoutMs: number;
@@ -32,7 +34,7 @@ export async function sendTo(target: NotifyTarget, event: NotifyEvent, c: SendCo
 async function attempt(target: NotifyTarget, event: NotifyEvent, c: SendContext): Promise<Outcome> {
   switch (target.kind) {
     case 'webhook': {
-      const req = webhookRequest(target, event, c.vars, c.clock);
+      const req = webhookRequest(target, event, c.vars, c.clock, c.varsFrom);
       if (!req.ok) return { ok: false, error: req.error, permanent: true };
       const r = await postHttp(req.value.url, req.value.headers, req.value.body, c.timeoutMs);
       if ('error' in r) return { ok: false, error: r.error };
@@ -50,7 +52,7 @@ async function attempt(target: NotifyTarget, event: NotifyEvent, c: SendContext)
       return { ok: false, error: body ? `${said}: ${body}` : said, permanent };
     }
     case 'command': {
-      const call = commandCall(target, event, c.vars, c.clock);
+      const call = commandCall(target, event, c.vars, c.clock, c.varsFrom);
       if (!call.ok) return { ok: false, error: call.error, permanent: true };
       const env = { ...c.env, ...call.value.env };
       const r = await runWithInput(call.value.file, call.value.args, env, call.value.stdin, c.timeoutMs);

@@ -27,6 +27,8 @@ export async function testTargets(
       const vars = Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
       const outcome = await sendTo(target, event, {
         vars,
+        // The values come from this shell: a variable missing is missing here, not in a run.
+        varsFrom: 'this shell',
         env,
         timeoutMs: timeoutSeconds * 1000,
         clock: localTime(),

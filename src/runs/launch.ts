@@ -132,6 +132,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
         base: repo.base,
         branch,
         worktree: join(rootPaths(root).worktrees, id),
+        ...(repo.subdir ? { subdir: repo.subdir } : {}),
       },
       model: settings.model,
       startedAt: now,

@@ -1,9 +1,10 @@
 import { realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 import { readText } from '../adapters/files.js';
 import { branchExists, commitOf, hasFile, isBranchName, repoAt, uncommitted } from '../adapters/git.js';
 import { UsageError } from '../core/errors.js';
+import { isSubdir } from '../core/run/bounds.js';
 
 // A repository run's launch checks: everything is read, nothing is written, so a refusal leaves
 // the repository as it was.
@@ -20,6 +21,8 @@ export interface RepoChoice {
   /** The full hash of the base commit, and how the person named it. */
   base: string;
   baseRef: string;
+  /** Where below the top `--repo` pointed (`lib` for `~/src/app/lib`), or null for the top. */
+  subdir: string | null;
   warnings: string[];
 }
 
@@ -51,6 +54,14 @@ export async function checkRepo(req: RepoRequest, env: NodeJS.ProcessEnv): Promi
         ? `--repo ${req.path} has no commits yet; commit something first, or give --base`
         : `--base ${req.base} names no commit in ${top}; give a branch, a tag or a commit hash`,
     );
+  // A directory inside the repository (a monorepo's package): the agent starts there in the worktree.
+  const below = relative(top, realpathSync(dir)).split(sep).join('/');
+  const subdir = below === '' ? null : below;
+  if (subdir !== null && (!isSubdir(subdir) || !(await hasFile(top, base, subdir))))
+    throw new UsageError(
+      `--repo ${req.path}: the directory ${subdir} is not in ${base.slice(0, 12)} (${baseRef}), ` +
+        "so the run's worktree would not have it; commit it first, or give the repository's top",
+    );
   const warnings: string[] = [];
   const changed = await uncommitted(top);
   if (changed.length > 0)
@@ -61,7 +72,7 @@ export async function checkRepo(req: RepoRequest, env: NodeJS.ProcessEnv): Promi
     );
   const untrusted = await untrustedSettings(top, base, env);
   if (untrusted) warnings.push(untrusted);
-  return { top, base, baseRef, warnings };
+  return { top, base, baseRef, subdir, warnings };
 }
 
 /** Refuses a branch name git would not take, or one the repository already has. */

@@ -24,6 +24,8 @@ export async function scheduleReport(
   only: Backend | undefined,
   env: NodeJS.ProcessEnv,
   now: Date,
+  /** How the person runs overnight (`npx overnight` under npx): the hints name what works. */
+  cmd = 'overnight',
 ): Promise<ScheduleReport> {
   const names = scheduleNames(root, isDefaultRoot(root));
   const entries = await sched.findEntries(root, names, env, only);
@@ -39,18 +41,18 @@ export async function scheduleReport(
   if (!installed)
     warnings.push(
       `no schedule is installed for ${root}: nothing restarts crashed runs between exits; ` +
-        'run `overnight schedule install`',
+        `run \`${cmd} schedule install\``,
     );
-  warnings.push(...scheduleMismatch(root, marker, entries));
+  warnings.push(...scheduleMismatch(root, marker, entries, cmd));
   if (entries.length > 1)
     warnings.push(
       `${entries.map((e) => e.backend).join(' and ')} both run passes for ${root}; ` +
-        '`overnight schedule install --backend <one>` keeps one',
+        `\`${cmd} schedule install --backend <one>\` keeps one`,
     );
   if (installed && every !== null && age !== null && age > 2 * every)
     warnings.push(
       `no scheduled pass for ${formatDuration(age)}, more than two intervals: ` +
-        `check ${names.log} and \`overnight doctor\``,
+        `check ${names.log} and \`${cmd} doctor\``,
     );
   if (installed && !scheduledAt)
     warnings.push(

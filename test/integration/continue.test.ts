@@ -182,6 +182,16 @@ describe('continue', () => {
     expect(sb.read(join(records(third.workspace), 'restart.log'))).toMatch(
       /starting a fresh session: the transcript is missing/,
     );
+    // The refused fork is no crash of the agent: the fresh session is no counted restart.
+    const [row] = JSON.parse((await sb.run(['status', '--json', third.id])).stdout) as {
+      restarts: number;
+    }[];
+    expect(row?.restarts).toBe(0);
+    const starts = (sb.read(sb.state(third.id, 'events.jsonl')) ?? '')
+      .split('\n')
+      .filter((l) => l.includes('"action":"start"'))
+      .map((l) => JSON.parse(l) as { cause: string; mode: string });
+    expect(starts.at(-1)).toMatchObject({ cause: 'fork-refused', mode: 'retry' });
   });
 
   it('refuses a live run, saying to finish or stop it first; an archived run is continued from the archive', async ({

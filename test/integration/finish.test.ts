@@ -45,6 +45,11 @@ describe('finish', () => {
     });
     const [row] = await sb.status([id]);
     expect(row).toMatchObject({ state: 'done', endsAt: ends.toISOString() });
+    // The night's story says the person ended it, from the cause codes, not the clock.
+    const story = (await sb.run(['status', id])).stdout;
+    expect(story).toMatch(/session 1 interrupted: finished early by user \(overnight finish\)/);
+    expect(story).toMatch(/session 2, the synthesis, started: finished early by user/);
+    expect(story).not.toContain('end time reached');
 
     // Twice is fine: nothing more happens.
     const again = await sb.run(['finish', id]);

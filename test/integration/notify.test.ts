@@ -285,7 +285,8 @@ describe('notify test and doctor', () => {
       `ok      command ${cmd.path}: exit 0: noted`,
       `failed  dead: connection refused (127.0.0.1:${port})`,
       'failed  refuses: HTTP 403 Forbidden: {"code":40301,"error":"forbidden"}',
-      "failed  unset: the header X names ${NOT_SET_ANYWHERE}, which the run's launch environment does not set",
+      'failed  unset: the header X names ${NOT_SET_ANYWHERE}, which this shell does not set; ' +
+        'export NOT_SET_ANYWHERE in the shell you launch runs from',
       '2 of 5 targets answered.',
     ]);
     const [t] = hook.received('/t');

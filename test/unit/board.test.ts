@@ -252,6 +252,33 @@ describe('fitting columns', () => {
     ]);
   });
 
+  test('optional columns with nothing to say go before any other, and before any column shrinks', () => {
+    const cols = [
+      { header: 'A', cells: ['a'.repeat(30)], min: 10 },
+      { header: 'ZERO', cells: ['0'], drop: 3, empty: true },
+      { header: 'B', cells: ['b'.repeat(10)], drop: 2 },
+      { header: 'C', cells: ['c'.repeat(30)], min: 5, drop: 1 },
+    ];
+    expect(fitColumns(cols, 80).map((c) => c.column.header)).toEqual(['A', 'ZERO', 'B', 'C']);
+    expect(fitColumns(cols, 74).map((c) => [c.column.header, c.width])).toEqual([
+      ['A', 30],
+      ['B', 10],
+      ['C', 30],
+    ]);
+    expect(fitColumns(cols, 60).map((c) => [c.column.header, c.width])).toEqual([
+      ['A', 30],
+      ['B', 10],
+      ['C', 16],
+    ]);
+  });
+
+  test('at 100 columns the task stays and the columns of zeros go', () => {
+    const lines = board([row({ restarts: 0, findings: 0, questions: 0 })], { width: 100 });
+    expect(lines[1]).toContain('TASK');
+    expect(lines[1]).not.toMatch(/RESTARTS|FINDINGS|QUESTIONS/);
+    expect(lines[2]).toContain('Survey');
+  });
+
   test.each([
     { text: 'abcdef', max: 4, want: 'abc…' },
     { text: 'abc', max: 3, want: 'abc' },

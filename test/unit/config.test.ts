@@ -294,14 +294,27 @@ describe('problems', () => {
   });
 
   test('an unknown key lists the known keys; the other keys still apply', () => {
-    const { settings, problems } = resolve({ file: fromYaml('max_restart: 3\nduration: 2h\n') });
+    const { settings, problems } = resolve({ file: fromYaml('mystery_key: 3\nduration: 2h\n') });
     expect(settings.duration).toBe(7200);
-    expect(settings.maxRestarts).toBe(5);
     expect(problems).toHaveLength(1);
     const line = describeProblem(problems[0]!);
     expect(line).toContain(FILE);
-    expect(line).toContain('"max_restart"');
+    expect(line).toContain('"mystery_key"');
     for (const key of Object.keys(CONFIG_KEYS)) expect(line).toContain(key);
+  });
+
+  test('a mistyped key gets the key it meant, once, not the whole list', () => {
+    const { settings, problems } = resolve({
+      file: fromYaml('max_restart: 3\nstale_afer: 1h\nduration: 2h\n'),
+      flags: { hang_grase: '1m' },
+    });
+    expect(settings.duration).toBe(7200);
+    expect(settings.maxRestarts).toBe(5);
+    expect(problems.map(describeProblem)).toEqual([
+      `${FILE}: unknown key "max_restart"; did you mean "max_restarts"?`,
+      `${FILE}: unknown key "stale_afer"; did you mean "stale_after"?`,
+      '--hang-grase: unknown key "hang_grase"; did you mean "hang_grace"?',
+    ]);
   });
 
   test('an unknown flag key is a problem too', () => {

@@ -37,7 +37,7 @@ interface Case {
   spec?: Partial<RunSpec>;
   obs: Observation;
   now: Date;
-  want: { kind: Action['kind']; cause: Cause };
+  want: { kind: Action['kind']; cause: Cause; mode?: string; fresh?: string };
   /** What legacyCause reads from the reason, when not the cause itself. */
   legacy?: Cause;
 }
@@ -232,6 +232,43 @@ const CASES: Case[] = [
     now: BEFORE_END,
     want: { kind: 'finish', cause },
   })),
+  {
+    name: "a follow-up's fork the CLI refused: a fresh session, not a counted restart",
+    obs: observation({
+      session: ended(
+        { ...session(), forked: true },
+        {
+          exit: exited(1),
+          result: errorResult('No conversation found with session ID: 0b6f'),
+          transcriptBytes: null,
+        },
+      ),
+    }),
+    now: BEFORE_END,
+    want: {
+      kind: 'start',
+      cause: 'fork-refused',
+      mode: 'retry',
+      fresh: 'the transcript is missing',
+    },
+    legacy: 'unknown',
+  },
+  {
+    name: 'a fork refused with no restarts allowed: no circuit breaker either',
+    spec: { limits: { ...spec().limits, maxRestarts: 0 } },
+    obs: observation({
+      session: ended({ ...session(), forked: true }, { exit: exited(1), transcriptBytes: null }),
+    }),
+    now: BEFORE_END,
+    want: { kind: 'start', cause: 'fork-refused', mode: 'retry' },
+    legacy: 'unknown',
+  },
+  {
+    name: 'a forked session that crashed after it ran: a crash like any',
+    obs: observation({ session: ended({ ...session(), forked: true }, { exit: exited(1) }) }),
+    now: BEFORE_END,
+    want: { kind: 'start', cause: 'crash', mode: 'resume' },
+  },
   {
     name: 'a refused login, the first',
     obs: observation({ session: crashed({ result: REFUSED, authFailures: 1 }) }),

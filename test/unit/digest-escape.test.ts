@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 
-import { anchor, esc, fragment, num, oneOf, token } from '../../src/core/digest/escape.js';
+import { anchor, esc, escCode, fragment, num, oneOf, token } from '../../src/core/digest/escape.js';
 import { CSP, digestHtml } from '../../src/core/digest/html.js';
 import { cspHash, sha256 } from '../../src/core/digest/sha256.js';
 import { DIGEST_CSS } from '../../src/core/digest/style.js';
@@ -33,6 +33,36 @@ describe('esc: element text and quoted attribute values', () => {
     { value: { toString: () => '<b>' }, want: '&lt;b&gt;' },
   ])('$value', ({ value, want }) => {
     expect(esc(value)).toBe(want);
+  });
+});
+
+describe('escCode: text with `command` spans', () => {
+  test.each<{ value: unknown; want: string }>([
+    { value: 'run `overnight continue x`', want: 'run <code>overnight continue x</code>' },
+    { value: '`a` and `b`', want: '<code>a</code> and <code>b</code>' },
+    { value: 'an unpaired ` stays', want: 'an unpaired ` stays' },
+    { value: '`a` then ` alone', want: '<code>a</code> then ` alone' },
+    { value: '`<script>alert(1)</script>`', want: '<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>' },
+    {
+      value: '`</code><img src=x onerror=alert(1)>`',
+      want: '<code>&lt;/code&gt;&lt;img src=x onerror=alert(1)&gt;</code>',
+    },
+    { value: '`\x1b[2J`', want: '<code>\\x1b[2J</code>' },
+    { value: null, want: '' },
+  ])('$value', ({ value, want }) => {
+    expect(escCode(value)).toBe(want);
+  });
+
+  test('"Needs you" on the page shows a command as code, never as backticks', () => {
+    const night = nightDigest();
+    const run = {
+      ...night.runs[1],
+      reason: 'no report: the synthesis ended without REPORT.md; run `overnight continue <x>`',
+    } as DigestRun;
+    const html = digestHtml({ ...night, runs: [run] }, UTC);
+    const needs = /<p class="needs">.*?<\/p>/.exec(html)?.[0] ?? '';
+    expect(needs).toContain('<code>overnight continue &lt;x&gt;</code>');
+    expect(needs).not.toContain('`');
   });
 });
 

@@ -368,3 +368,30 @@ describe('records read back are untrusted (issue 17)', () => {
     expect(got[0]?.reason.length).toBeLessThanOrEqual(4096);
   });
 });
+
+describe('repo.subdir: where below the top the agent works', () => {
+  test('round-trips, and a plain repository run has none', () => {
+    const withSub = { ...spec(), repo: { ...REPO, subdir: 'packages/lib' } };
+    expect(specFromDoc(parse(stringify(specToDoc(withSub)))).repo?.subdir).toBe('packages/lib');
+    expect(specToDoc({ ...spec(), repo: REPO }).repo).not.toHaveProperty('subdir');
+  });
+
+  test.each(['', '/etc', '../out', 'lib/../..', 'a//b', './lib', 'lib\nx', 7])(
+    '%j is refused: outside the repository, or not a path',
+    (subdir) => {
+      const doc = specToDoc({ ...spec(), repo: REPO }) as { repo: Record<string, unknown> };
+      doc.repo.subdir = subdir;
+      expect(() => specFromDoc(doc)).toThrow(/repo\.subdir is missing or invalid/);
+    },
+  );
+
+  test('the session record keeps whether it forked the earlier conversation', () => {
+    const s: SessionRecord = {
+      n: 1,
+      mode: 'initial',
+      startedAt: new Date('2026-11-21T23:15:00Z'),
+      forked: true,
+    };
+    expect(parseSession(serializeSession(s))).toEqual(s);
+  });
+});

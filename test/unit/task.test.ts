@@ -2,7 +2,14 @@ import { describe, expect, test } from 'vitest';
 
 import type { Io } from '../../src/app/io.js';
 import { buildCli } from '../../src/cli.js';
-import { endTimeProblem, LAUNCH_OPTIONS, optionsInTask, taskHasMore } from '../../src/core/run/task.js';
+import {
+  endTimeProblem,
+  LAUNCH_OPTIONS,
+  optionsInTask,
+  taskHasMore,
+  taskHeadline,
+  taskTitle,
+} from '../../src/core/run/task.js';
 
 describe('taskHasMore', () => {
   test.each<{ name: string; task: string; want: boolean }>([
@@ -12,6 +19,31 @@ describe('taskHasMore', () => {
     { name: 'a first line longer than the headline', task: 'x'.repeat(101), want: true },
   ])('$name → $want', ({ task, want }) => {
     expect(taskHasMore(task)).toBe(want);
+  });
+});
+
+describe('taskTitle', () => {
+  test.each<{ name: string; task: string; want: string }>([
+    { name: 'a plain first line', task: 'Survey CRDT libraries\nmore', want: 'Survey CRDT libraries' },
+    {
+      name: 'a Markdown heading',
+      task: '# Find the flaky test\n\nIt fails on CI.',
+      want: 'Find the flaky test',
+    },
+    { name: 'a deeper heading after blank lines', task: '\n\n###   Fix it\n', want: 'Fix it' },
+    { name: 'a closing sequence', task: '## Fix it ##', want: 'Fix it' },
+    { name: 'a # inside the title stays', task: '# Fix issue #12', want: 'Fix issue #12' },
+    { name: 'a tag, not a heading', task: '#hashtag of a task', want: '#hashtag of a task' },
+    { name: 'seven marks are no heading', task: '####### x', want: '####### x' },
+    { name: 'a heading of marks alone', task: '# ##', want: '# ##' },
+  ])('$name', ({ task, want }) => {
+    expect(taskTitle(task)).toBe(want);
+  });
+
+  test('the headline of a heading has no #, and a long one is cut in linear time', () => {
+    expect(taskHeadline('# Find the flaky test\nbody')).toBe('Find the flaky test');
+    const long = `# ${' '.repeat(200_000)}x${' '.repeat(200_000)}#`;
+    expect(taskHeadline(long)).toBe('x');
   });
 });
 

@@ -231,6 +231,58 @@ describe('buildTimeline, said in words', () => {
           '1h, $0.20, ended its turn',
       ],
     },
+    {
+      name: '`overnight finish`: the interrupt and the synthesis are the person’s, not the clock’s',
+      input: night({
+        events: [
+          {
+            ...ev.finish(at('03:00:00'), 'done', 'finished early by user'),
+            to: null,
+            cause: 'finished-early',
+          },
+          ev.interrupt(at('03:00:01'), 'end time reached: stopping exploration for the synthesis'),
+          ev.start(at('03:00:05'), 2, 'synthesis', 'end time reached (exit 0)'),
+          ev.finish(at('03:04:00'), 'done', 'finished: REPORT.md written by the synthesis'),
+        ],
+        sessions: [log(1, 'initial', null), log(2, 'synthesis', { costUsd: 0.2 })],
+        exits: exits([1, exit(0, at('03:00:04'))], [2, exit(0, at('03:03:59'))]),
+        current: { n: 2, mode: 'synthesis', startedAt: at('03:00:05') },
+        live: false,
+        sentinel: { kind: 'DONE', reason: 'finished: REPORT.md written by the synthesis', at: null },
+      }),
+      want: [
+        '23:15  session 1 started → 3h45m, finished early by user (overnight finish), for the synthesis',
+        '03:00  session 1 interrupted: finished early by user (overnight finish), for the synthesis',
+        '03:00  session 2, the synthesis, started: finished early by user (overnight finish) → 3m54s, $0.20, ended its turn',
+        '03:04  DONE: finished: REPORT.md written by the synthesis (3h49m in all)',
+      ],
+    },
+    {
+      name: 'one notification given up after every restart: said once, with how many times',
+      input: night({
+        events: [1, 2, 3].flatMap((n) => [
+          ev.start(at(`0${n}:00:00`), n + 1, 'resume', 'exit 1'),
+          ev.notifyFailed(
+            at(`0${n}:00:30`),
+            'the restart notice to phone was given up after 5 tries: HTTP 502',
+          ),
+        ]),
+        sessions: [log(1, 'initial', null)],
+        exits: exits(
+          [1, exit(1, at('00:59:59'))],
+          [2, exit(1, at('01:59:59'))],
+          [3, exit(1, at('02:59:59'))],
+        ),
+        current: { n: 4, mode: 'resume', startedAt: at('03:00:00') },
+      }),
+      want: [
+        '23:15  session 1 started → 1h44m, exit 1 without a result',
+        '01:00  session 2 resumed (restart 1/5) → 59m59s, exit 1 without a result',
+        '01:00  warning: the restart notice to phone was given up after 5 tries: HTTP 502 (3 times)',
+        '02:00  session 3 resumed (restart 2/5) → 59m59s, exit 1 without a result',
+        '03:00  session 4 resumed (restart 3/5) → running',
+      ],
+    },
   ])('$name → $want.length entries', ({ input, want }) => {
     expect(lines(input)).toEqual(want);
   });

@@ -84,7 +84,8 @@ function workPlace(spec: RunSpec, runDir: string | null): string {
   if (!spec.repo)
     return `this run's directory, ${runDir ?? 'the current directory'} (your working directory)`;
   return (
-    `the worktree ${spec.repo.worktree} (your working directory), still on the branch ${spec.repo.branch}; ` +
+    `${spec.repo.subdir ? `${spec.repo.subdir} in ` : ''}the worktree ${spec.repo.worktree} ` +
+    `(your working directory), still on the branch ${spec.repo.branch}; ` +
     `this run's files are in ${runDir ?? "the run's directory"}`
   );
 }

@@ -12,6 +12,8 @@ export interface RepoBriefing {
   /** The commit the branch was made from. */
   base: string;
   worktree: string;
+  /** Where in the worktree the agent works, when not at its top (a monorepo's package). */
+  subdir?: string;
   /** A follow-up: the run whose branch it carries on. */
   continues?: string;
 }
@@ -23,10 +25,17 @@ function made(r: RepoBriefing): string {
     : `made for this run from commit ${at}`;
 }
 
+/** The agent's directory: the worktree, or the part of it the person named (`--repo ~/app/lib`). */
+function where(r: RepoBriefing): string {
+  if (!r.subdir) return `Your working directory, \`${r.worktree}\``;
+  const cwd = `${r.worktree}/${r.subdir}`;
+  return `Your working directory, \`${cwd}\`, is \`${r.subdir}\` in \`${r.worktree}\`, which`;
+}
+
 export function repoSection(r: RepoBriefing, f: RunFiles): string {
   return `## Where you work
 
-- Your working directory, \`${r.worktree}\`, is a git worktree of the repository
+- ${where(r)}, is a git worktree of the repository
   \`${r.path}\` on the branch \`${r.branch}\`, ${made(r)}.
   The repository's own CLAUDE.md and conventions apply as usual.
 - Commit your work on this branch as you go, in small commits with clear messages:

@@ -1,6 +1,7 @@
 import { parseTargets, type NotifyTarget } from '../notify/targets.js';
 import type { BackendName } from '../run/backend.js';
 import type { Limits } from '../run/types.js';
+import { nearest } from '../typo.js';
 import { DEFAULT_SLURM, parseSlurm, type SlurmSettings } from './slurm.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
@@ -107,6 +108,18 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
 };
 
+/**
+ * A key no setting has: a typo gets the key it most likely meant, once; only a key like none of
+ * them gets the whole list.
+ */
+function unknownKey(key: string): string {
+  const keys = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY, SLURM_KEY];
+  const near = nearest(key, keys);
+  return near
+    ? `unknown key "${key}"; did you mean "${near}"?`
+    : `unknown key "${key}"; known keys: ${keys.join(', ')}`;
+}
+
 /** Keys a config file may set to null (none). */
 const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify', 'verify_junit']);
 
@@ -191,15 +204,14 @@ export function resolveSettings(layers: Layers): {
   const apply = (key: string, raw: unknown, source: string) => {
     const spec = CONFIG_KEYS[key];
     if (!spec) {
-      const known = [...Object.keys(CONFIG_KEYS), NOTIFY_KEY, SLURM_KEY].join(', ');
-      problems.push({ key, source, value: undefined, message: `unknown key "${key}"; known keys: ${known}` });
+      problems.push({ key, source, value: undefined, message: unknownKey(key) });
       return;
     }
     const parsed = parseValue(spec.kind, raw, layers.home);
     if (parsed.ok) {
       settings[spec.field] = parsed.value;
       chosen.add(key);
-    } else problems.push({ key, source, value: raw, message: ACCEPTS[spec.kind] });
+    } else problems.push({ key, source, value: raw, message: parsed.why ?? ACCEPTS[spec.kind] });
   };
 
   const file = layers.file;

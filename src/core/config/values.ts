@@ -1,3 +1,4 @@
+import { toolProblem } from '../agent/tools.js';
 import { isBackend } from '../run/backend.js';
 import { JUNIT_ACCEPTS, junitPath } from '../verify/junit-path.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
@@ -69,7 +70,8 @@ export const ACCEPTS: Record<Kind, string> = {
   'junit-path': JUNIT_ACCEPTS,
 };
 
-type Parsed = { ok: true; value: unknown } | { ok: false };
+/** `why`: what is wrong with this value in particular, when more can be said than ACCEPTS. */
+type Parsed = { ok: true; value: unknown } | { ok: false; why?: string };
 
 export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
   const text = typeof raw === 'number' ? String(raw) : raw;
@@ -134,6 +136,9 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
       const tools = (list as string[]).map((t) => t.trim()).filter((t) => t !== '');
+      // A name Claude Code does not know would grant nothing all night: refused, naming it.
+      const why = tools.map(toolProblem).find((p) => p !== null);
+      if (why) return { ok: false, why };
       return tools.length > 0 ? { ok: true, value: tools } : { ok: false };
     }
   }

@@ -5,7 +5,7 @@ import { safeText } from '../text.js';
 // (safeText, as on a terminal). Records are read back from files the agent may have written, so
 // no helper trusts a value's static type: a `state` or `mode` may hold any string, or no string.
 //
-// - element text and quoted attribute values: esc();
+// - element text and quoted attribute values: esc(); text with `command` spans: escCode();
 // - class names and data-* values: only from a closed set, oneOf(), never escaped into place;
 //   a run id in data-run as a token() of letters, digits, dash and dot;
 // - numbers in attributes (coordinates, counts): num();
@@ -27,6 +27,18 @@ const ENTITIES: Record<string, string> = {
 export function esc(value: unknown): string {
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
   return safeText(text).replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+}
+
+/**
+ * Element text whose `command` spans (overnight's own hints: "run `overnight continue x`") become
+ * <code> elements; every piece is escaped by esc() first, so nothing in them is markup. A backtick
+ * left without its pair stays a backtick. Linear: one split.
+ */
+export function escCode(value: unknown): string {
+  const parts = esc(value).split('`');
+  // An even count of parts means the last backtick has no pair: it is put back as it was.
+  const tail = parts.length % 2 === 0 ? `\`${parts.pop() as string}` : '';
+  return parts.map((p, i) => (i % 2 === 1 ? `<code>${p}</code>` : p)).join('') + tail;
 }
 
 /** `value` when it is one of `allowed`, else `fallback`: for class names and data-* values. */

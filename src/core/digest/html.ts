@@ -5,7 +5,7 @@ import { RUN_STATES } from '../run/types.js';
 import { money } from '../status/table.js';
 import { describeEntry, entryClock } from '../status/timeline-text.js';
 import { isLive } from '../supervise/live-states.js';
-import { anchor, esc, fragment, num, oneOf, token } from './escape.js';
+import { anchor, esc, escCode, fragment, num, oneOf, token } from './escape.js';
 import { cspHash } from './sha256.js';
 import { DIGEST_CSS } from './style.js';
 import { digestNeed, openQuestions, orderRuns, summarize, type RunQuestion } from './summary.js';
@@ -141,12 +141,12 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
     (nightsLine(run) ? `<p class="nights mono">${esc(nightsLine(run) ?? '')}</p>` : '') +
     facts(run, now) +
     (needs
-      ? `<p class="needs"><strong>Needs you:</strong> <span class="reason">${esc(needs)}</span></p>`
+      ? `<p class="needs"><strong>Needs you:</strong> <span class="reason">${escCode(needs)}</span></p>`
       : run.reason
-        ? `<p class="outcome reason">${esc(run.reason)}</p>`
+        ? `<p class="outcome reason">${escCode(run.reason)}</p>`
         : '') +
     (Array.isArray(run.warnings) ? run.warnings : [])
-      .map((w) => `<p class="warning">${esc(w)}</p>`)
+      .map((w) => `<p class="warning">${escCode(w)}</p>`)
       .join('') +
     (run.timeline.length ? `<figure>${timelineSvg(run, now, clock)}${legend(run, now)}</figure>` : '') +
     checkBlock(run) +

@@ -29,7 +29,7 @@ export function digestNeed(run: DigestRun): string | null {
       ? { checkFailed: true }
       : {}),
   });
-  return found ? needWords(found.need, run.reason, run.problem) : null;
+  return found ? needWords(found.need, run.reason, run.problem, run.id) : null;
 }
 
 export function summarize(runs: readonly DigestRun[]): DigestSummary {

@@ -26,8 +26,10 @@ const BACKEND_HINT: Record<string, string> = {
     'see `systemctl --user list-timers`; `loginctl enable-linger` keeps it running while you are logged out',
 };
 
-export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
+/** `cmd`: how the person runs overnight (`npx overnight` under npx), for the fixes. */
+export function checkSchedule(f: ScheduleFacts, now: Date, cmd = 'overnight'): CheckResult {
   const name = 'schedule';
+  const install = `${cmd} schedule install`;
   const last = parseHeartbeat(f.heartbeat)?.scheduledAt ?? null;
   const age = (d: Date) => Math.max(0, (now.getTime() - d.getTime()) / 1000);
   const lastText = last
@@ -38,18 +40,18 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       name,
       status: 'problem',
       detail: `${f.markerPath} cannot be read (${f.markerError})`,
-      fix: 'run `overnight schedule install` again',
+      fix: `run \`${install}\` again`,
     };
   // The same words as `schedule status`: an entry no install recorded, or a marker without its entry.
   const mismatch = f.entries
-    ? scheduleMismatch(dirname(f.markerPath), parseScheduleMarker(f.marker), f.entries)
+    ? scheduleMismatch(dirname(f.markerPath), parseScheduleMarker(f.marker), f.entries, cmd)
     : [];
   if (f.marker === undefined && mismatch.length > 0)
     return {
       name,
       status: 'warning',
       detail: `no schedule installed: ${mismatch.join('; ')}`,
-      fix: 'overnight schedule install',
+      fix: install,
     };
   if (f.marker === undefined) {
     return {
@@ -58,7 +60,7 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       detail:
         "no schedule installed: only an agent's exit starts a pass, " +
         'so end times, hangs, reboots and killed wrappers go unhandled',
-      fix: 'overnight schedule install',
+      fix: install,
     };
   }
   const entry = parseScheduleMarker(f.marker);
@@ -67,16 +69,15 @@ export function checkSchedule(f: ScheduleFacts, now: Date): CheckResult {
       name,
       status: 'problem',
       detail: `${f.markerPath} is not a schedule marker (backend, everySeconds)`,
-      fix: 'run `overnight schedule install` again',
+      fix: `run \`${install}\` again`,
     };
-  if (mismatch.length > 0)
-    return { name, status: 'problem', detail: mismatch.join('; '), fix: 'overnight schedule install' };
+  if (mismatch.length > 0) return { name, status: 'problem', detail: mismatch.join('; '), fix: install };
   const every = `${entry.backend} every ${formatDuration(entry.everySeconds)}`;
   const limit = 2 * entry.everySeconds;
   const hint = BACKEND_HINT[entry.backend];
   const fix =
-    `check \`overnight schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}` +
-    '; or run `overnight schedule install` again';
+    `check \`${cmd} schedule status\` and reconcile's log in the runs root${hint ? `; ${hint}` : ''}` +
+    `; or run \`${install}\` again`;
   if (last) {
     if (age(last) > limit)
       return { name, status: 'problem', detail: `${every}, but ${lastText} (more than two intervals)`, fix };

@@ -1,4 +1,5 @@
 import { TEXT_MAX, timeOf } from '../run/bounds.js';
+import { taskTitle } from '../run/task.js';
 import { RUN_STATES, type RunState } from '../run/types.js';
 import { attention } from '../supervise/attention.js';
 import { causeOf } from '../supervise/legacy-cause.js';
@@ -99,7 +100,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
     at: timeOf(raw.at) ? (raw.at as string) : '',
     report: run.report,
     workspace: run.workspace,
-    task: run.task === null ? null : oneLine(run.task.split('\n')[0] ?? '', 120),
+    task: run.task === null ? null : oneLine(taskTitle(run.task), 120),
     ...until,
     ...(verify ? { verify } : {}),
   };

@@ -113,9 +113,14 @@ export interface HttpRequest {
 
 export type Built<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const missingVar = (where: string, name: string): Built<never> => ({
+/** Where `${NAME}` values come from: a run's launch environment, or this shell for `notify test`. */
+export const LAUNCH_VARS = "the run's launch environment";
+
+const missingVar = (where: string, name: string, from: string): Built<never> => ({
   ok: false,
-  error: `${where} names \${${name}}, which the run's launch environment does not set`,
+  error:
+    `${where} names \${${name}}, which ${from} does not set; ` +
+    `export ${name} in the shell you launch runs from`,
 });
 
 /** The POST for a webhook in its format; the person's headers last, so they can override ours. */
@@ -124,9 +129,10 @@ export function webhookRequest(
   e: NotifyEvent,
   vars: Record<string, string | undefined>,
   clock: LocalTime,
+  from = LAUNCH_VARS,
 ): Built<HttpRequest> {
   const url = expandVars(t.url, vars);
-  if (!url.ok) return missingVar('the webhook URL', url.missing);
+  if (!url.ok) return missingVar('the webhook URL', url.missing, from);
   if (!/^https?:\/\/[^/]/i.test(url.value))
     return { ok: false, error: 'the webhook URL is not an http or https URL' };
   let headers: Record<string, string>;
@@ -150,7 +156,7 @@ export function webhookRequest(
   }
   for (const [name, raw] of Object.entries(t.headers)) {
     const value = expandVars(raw, vars);
-    if (!value.ok) return missingVar(`the header ${name}`, value.missing);
+    if (!value.ok) return missingVar(`the header ${name}`, value.missing, from);
     for (const k of Object.keys(headers)) if (k.toLowerCase() === name.toLowerCase()) delete headers[k];
     headers[name] = headerText(value.value);
   }
@@ -171,11 +177,12 @@ export function commandCall(
   e: NotifyEvent,
   vars: Record<string, string | undefined>,
   clock: LocalTime,
+  from = LAUNCH_VARS,
 ): Built<CommandCall> {
   const args: string[] = [];
   for (const a of t.args) {
     const x = expandVars(a, vars);
-    if (!x.ok) return missingVar('an argument', x.missing);
+    if (!x.ok) return missingVar('an argument', x.missing, from);
     args.push(x.value);
   }
   const env = {

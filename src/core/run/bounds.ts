@@ -50,3 +50,13 @@ export function textOf(v: unknown, max = TEXT_MAX): string | null {
 export function wordOf(v: unknown, max = WORD_MAX): string | null {
   return typeof v === 'string' && v.length <= max ? v : null;
 }
+
+/**
+ * A directory below a repository's top, as `--repo` recorded it: relative, inside it (no `..`, no
+ * `.`, no empty part), one line and bounded.
+ */
+export function isSubdir(v: unknown): v is string {
+  if (typeof v !== 'string' || v === '' || v.length > 4096 || v.startsWith('/')) return false;
+  if (Array.from(v).some((c) => (c.codePointAt(0) as number) < 0x20 || c === '\x7f')) return false;
+  return v.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}

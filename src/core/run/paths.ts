@@ -155,6 +155,10 @@ export function rootPaths(runsRoot: string): RootPaths {
 }
 
 /** Where the agent works: the worktree of a repository run, else the run's own directory. */
-export function agentCwd(spec: { repo: { worktree: string } | null }, paths: RunPaths): string {
-  return spec.repo ? spec.repo.worktree : paths.workspace;
+export function agentCwd(
+  spec: { repo: { worktree: string; subdir?: string } | null },
+  paths: RunPaths,
+): string {
+  if (!spec.repo) return paths.workspace;
+  return spec.repo.subdir ? `${spec.repo.worktree}/${spec.repo.subdir}` : spec.repo.worktree;
 }

@@ -1,7 +1,7 @@
 import { junitPath } from '../verify/junit-path.js';
 import type { VerifySpec } from '../verify/types.js';
 import { isBackend, type BackendName } from './backend.js';
-import { intIn, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
+import { intIn, isSubdir, numberIn, saneDate, sessionNumber, textOf, timeOf } from './bounds.js';
 import type { ExitRecord, RestartEntry, RunSpec, SessionMode, SessionRecord } from './types.js';
 
 // Text formats of the files the supervisor writes, parsed tolerantly and rendered exactly. Read back,
@@ -59,9 +59,10 @@ export function parsePidRecord(text: string): { pid: number; startTime: string }
 
 export function serializeSession(s: SessionRecord): string {
   const fresh = s.fresh ? { fresh: true } : {};
+  const forked = s.forked ? { forked: true } : {};
   const deadline = s.deadline ? { deadline: s.deadline.toISOString() } : {};
   const startedAt = s.startedAt.toISOString();
-  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...deadline }) + '\n';
+  return JSON.stringify({ n: s.n, mode: s.mode, startedAt, ...fresh, ...forked, ...deadline }) + '\n';
 }
 
 export function parseSession(text: string): SessionRecord {
@@ -70,6 +71,7 @@ export function parseSession(text: string): SessionRecord {
     mode?: unknown;
     startedAt?: unknown;
     fresh?: unknown;
+    forked?: unknown;
     deadline?: unknown;
   };
   if (typeof v !== 'object' || v === null) throw new Error('not a session record');
@@ -81,7 +83,8 @@ export function parseSession(text: string): SessionRecord {
   const deadline = timeOf(v.deadline);
   const late = deadline ? { deadline } : {};
   const fresh = v.fresh === true ? { fresh: true } : {};
-  return { n, mode: v.mode as SessionMode, startedAt, ...fresh, ...late };
+  const forked = v.forked === true ? { forked: true } : {};
+  return { n, mode: v.mode as SessionMode, startedAt, ...fresh, ...forked, ...late };
 }
 
 /** run.yaml as a plain object: snake_case keys, durations in seconds, times in ISO 8601. */
@@ -139,6 +142,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
       base: spec.repo.base,
       branch: spec.repo.branch,
       worktree: spec.repo.worktree,
+      ...(spec.repo.subdir ? { subdir: spec.repo.subdir } : {}),
       ...(spec.repo.gitDir ? { git_dir: spec.repo.gitDir } : {}),
     },
   };
@@ -192,6 +196,9 @@ export function specFromDoc(doc: unknown): RunSpec {
       base: repoStr('base'),
       branch: repoStr('branch'),
       worktree: repoStr('worktree'),
+      ...(r.subdir === undefined
+        ? {}
+        : { subdir: need(isSubdir(r.subdir), r.subdir as string, 'repo.subdir') }),
       ...(typeof r.git_dir === 'string' && r.git_dir.startsWith('/') ? { gitDir: r.git_dir } : {}),
     },
     model: d.model === null || d.model === undefined ? null : str('model'),

@@ -1,7 +1,30 @@
 import { formatDuration } from '../config/duration.js';
-import { firstLine, HEADLINE_MAX } from '../text.js';
+import { firstLine, headline, HEADLINE_MAX } from '../text.js';
 
 // The task as given at launch: whether it says more than its headline, and the guards against typos.
+
+/**
+ * The task's title: its first line without the marks of a Markdown heading (`# Find the flaky
+ * test` → `Find the flaky test`), the way a brief in a file often starts. Linear: no pattern scans
+ * a megabyte line from every position.
+ */
+export function taskTitle(task: string): string {
+  const first = firstLine(task);
+  const open = /^#{1,6}[ \t]+/.exec(first);
+  if (!open) return first;
+  let title = first.slice(open[0].length).trimEnd();
+  // A closing sequence (`## Title ##`) goes too, when a space sets it apart.
+  let end = title.length;
+  while (end > 0 && title[end - 1] === '#') end--;
+  if (end < title.length && (end === 0 || title[end - 1] === ' ' || title[end - 1] === '\t'))
+    title = title.slice(0, end).trimEnd();
+  return title || first;
+}
+
+/** The task's title on one line for a table or the details, cut at `max` and safe for a terminal. */
+export function taskHeadline(task: string, max = HEADLINE_MAX): string {
+  return headline(taskTitle(task), max);
+}
 
 /** Whether the task says more than its first line. */
 export function taskHasMore(task: string): boolean {
@@ -31,6 +54,8 @@ export const LAUNCH_OPTIONS = [
   '--allowed-tools',
   '--permission-mode',
   '--backend',
+  '--wait',
+  '--no-wait',
   '--json',
 ];
 

@@ -44,8 +44,13 @@ export interface RepoSpec {
   /** The commit the branch was made from (a full hash). */
   base: string;
   branch: string;
-  /** The agent's working directory: a worktree of `path` on `branch`. */
+  /** A worktree of `path` on `branch`: the agent works there (or in `subdir` of it). */
   worktree: string;
+  /**
+   * Where below the repository's top the agent starts (`--repo ~/src/app/lib`: `lib`), relative and
+   * inside it; absent for the top itself. The same directory in the worktree is the agent's.
+   */
+  subdir?: string;
   /**
    * The worktree's git dir (`<repository's .git>/worktrees/<name>`), recorded when overnight made
    * it: git is pointed there, never through the worktree's `.git`. Absent for runs made before.
@@ -103,6 +108,8 @@ export interface SessionRecord {
   startedAt: Date;
   /** A new conversation (`--session-id`), not a resume: a session started again must be the same. */
   fresh?: boolean;
+  /** A follow-up's first session, resuming the earlier night's conversation (`--fork-session`). */
+  forked?: boolean;
   /**
    * When this synthesis must be done by, when not the end time plus synthesis_budget: a report
    * written late, once a usage limit lifted after that (within late_report). For a fix session:

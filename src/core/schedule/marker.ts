@@ -84,18 +84,19 @@ export function scheduleMismatch(
   root: string,
   marker: Pick<ScheduleMarker, 'backend'> | null,
   entries: readonly { backend: Backend; where: string }[],
+  cmd = 'overnight',
 ): string[] {
   const found: string[] = [];
   if (marker && !entries.some((e) => e.backend === marker.backend))
     found.push(
       `${root}/.schedule.json says ${marker.backend}, but no ${marker.backend} entry was found; ` +
-        'run `overnight schedule install` again',
+        `run \`${cmd} schedule install\` again`,
     );
   for (const e of entries)
     if (!marker)
       found.push(
         `a ${e.backend} entry (${e.where}) is left over from an install that did not finish; ` +
-          'run `overnight schedule install` again, or `overnight schedule uninstall`',
+          `run \`${cmd} schedule install\` again, or \`${cmd} schedule uninstall\``,
       );
   return found;
 }

@@ -41,14 +41,19 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
     cells: rows.map((r) => safeLine(cell(r))),
     ...more,
   });
+  // A count that is zero in every row says nothing: its column is the first to go.
+  const none = (count: (r: TableRow) => number) => rows.every((r) => count(r) === 0);
   return [
     col('RUN', (r) => r.id, { min: 24 }),
     col('STATE', (r) => (r.problem ? `${r.state}!` : r.state) + checkMark(r)),
     col('STARTED', (r) => startedText(r.startedAt ?? null, now, clock), { drop: 2 }),
     col('LEFT', (r) => timeLeft(r, now)),
-    col('RESTARTS', (r) => `${r.restarts}/${r.maxRestarts ?? '?'}`, { drop: 3 }),
-    col('FINDINGS', (r) => String(r.findings), { drop: 4 }),
-    col('QUESTIONS', (r) => String(r.questions), { drop: 5 }),
+    col('RESTARTS', (r) => `${r.restarts}/${r.maxRestarts ?? '?'}`, {
+      drop: 3,
+      empty: none((r) => r.restarts),
+    }),
+    col('FINDINGS', (r) => String(r.findings), { drop: 4, empty: none((r) => r.findings) }),
+    col('QUESTIONS', (r) => String(r.questions), { drop: 5, empty: none((r) => r.questions) }),
     col('COST', (r) => money(r.costUsd ?? 0)),
     col('ACTIVITY', (r) => ago(r.lastOutputAt, now), { drop: 6 }),
     col('TASK', (r) => r.task ?? '', { min: 12, drop: 1 }),
@@ -58,7 +63,7 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
 /** Why the row needs the person, said once; null when a warning of its own says it. */
 function needText(r: TableRow, need: Need): string | null {
   if (need === 'overage' || need === 'notifications') return null;
-  let why = needWords(need, r.reason, r.problem);
+  let why = needWords(need, r.reason, r.problem, r.id);
   if (r.problem) why = `a file cannot be used: ${r.reason}`;
   else if (need === 'no-report' && !r.reason) why = 'no report';
   if (!r.problem && r.findings > 0) why += `; findings/ holds ${plural(r.findings, 'file')}`;

@@ -34,13 +34,16 @@ export interface Column {
   min?: number;
   /** Dropped when the table cannot fit otherwise: lower goes first. */
   drop?: number;
+  /** Says nothing in any row (every cell zero or blank): an optional one goes before all others. */
+  empty?: boolean;
 }
 
 export const GAP = 2;
 
 /**
- * The columns kept and each one's width so the table fits `max` cells (null: no limit). Flexible
- * columns shrink first, the last one first; then optional columns go, lowest `drop` first.
+ * The columns kept and each one's width so the table fits `max` cells (null: no limit). Optional
+ * columns with nothing to say go first; then flexible columns shrink, the last one first; then
+ * optional columns go, lowest `drop` first.
  */
 export function fitColumns(
   columns: readonly Column[],
@@ -53,7 +56,16 @@ export function fitColumns(
   const total = () => kept.reduce((n, c) => n + c.width, 0) + GAP * (kept.length - 1);
   if (max === null) return kept;
   const droppable = [...kept].filter((c) => c.column.drop !== undefined);
-  droppable.sort((a, b) => (a.column.drop as number) - (b.column.drop as number));
+  // Columns with nothing to say go first, before any column shrinks or one that says something goes.
+  droppable.sort(
+    (a, b) =>
+      Number(b.column.empty === true) - Number(a.column.empty === true) ||
+      (a.column.drop as number) - (b.column.drop as number),
+  );
+  while (total() > max && droppable[0]?.column.empty) {
+    const next = droppable.shift();
+    kept = kept.filter((c) => c !== next);
+  }
   for (;;) {
     for (const c of [...kept].reverse()) {
       if (total() <= max) return kept;

@@ -14,6 +14,8 @@ export interface RepoRow {
   /** The commit the branch was made from. */
   base?: string;
   worktree?: string;
+  /** Where in the worktree the agent works (`--repo` named a directory below the top). */
+  subdir?: string;
   /** Commits on the branch since its base, newest first; null when the branch or repository is gone. */
   commits?: Commit[] | null;
   /** Where the branch went on to a follow-up run: this run's commits end there. */
@@ -42,6 +44,7 @@ export function repoDetails(r: RepoRow, { diffstat, worktree }: BranchDetails): 
     `repo:       ${r.repo}`,
     `branch:     ${r.branch} from ${r.base.slice(0, 12)}${handedOn(r)}, ${count}`,
     `worktree:   ${r.worktree ?? '?'}${worktreeNote(worktree)}`,
+    ...(r.subdir ? [`works in:   ${r.subdir} (the agent's directory in the worktree)`] : []),
   ];
   (commits ?? []).slice(0, SHOWN).forEach((c, i) => {
     lines.push(`${i === 0 ? 'commits:    ' : INDENT}${c.sha.slice(0, 12)} ${safeText(c.subject)}`);

@@ -58,7 +58,7 @@ export function describeEntry(e: TimelineEntry, clock: LocalTime): string {
     case 'unpause':
       return `pause lifted (${e.reason || 'by user'})`;
     case 'warning':
-      return `warning: ${e.text}`;
+      return `warning: ${e.text}${e.count && e.count > 1 ? ` (${e.count} times)` : ''}`;
     case 'finish':
       return `${e.outcome}: ${e.reason} (${formatDuration(e.totalSeconds)} in all)`;
   }

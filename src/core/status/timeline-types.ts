@@ -39,7 +39,8 @@ export type TimelineEntry =
       reason: string;
     }
   | { at: Date; kind: 'pause' | 'unpause'; reason: string }
-  | { at: Date; kind: 'warning'; session: number | null; text: string }
+  /** `count`: the same warning said this many times in all (absent: once). */
+  | { at: Date; kind: 'warning'; session: number | null; text: string; count?: number }
   | { at: Date; kind: 'finish'; outcome: 'DONE' | 'FAILED'; reason: string; totalSeconds: number };
 
 /** One run's records, as narrow as the timeline needs (newer fields elsewhere do not matter here). */

@@ -1,38 +1,18 @@
 import { maskSecrets } from '../mask.js';
 import { SESSION_MAX } from '../run/bounds.js';
-import type { RunEvent } from '../run/events.js';
 import type { RestartEntry } from '../run/types.js';
-import type { Cause } from '../supervise/causes.js';
 import { sessionCosts, sessionEnd } from './session-end.js';
-import type { SessionEntry, TimelineEntry, TimelineInput, WaitFor } from './timeline-types.js';
+import { endedEarly, FINISHED_EARLY, stoppedAsHung, waitKind } from './timeline-causes.js';
+import type { SessionEntry, TimelineEntry, TimelineInput } from './timeline-types.js';
 
 // The night's story as data: what happened to one run, in order, from its records. Pure: records
 // in, entries out; times stay values (the printers make clock text).
 
 export type { SessionFacts } from './session-end.js';
 export type { SessionEntry, TimelineEntry, TimelineInput, WaitFor } from './timeline-types.js';
+export { waitKind } from './timeline-causes.js';
 
 const seconds = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
-
-/** What a wait waits for, from its cause. */
-export function waitKind(cause: Cause): WaitFor {
-  switch (cause) {
-    case 'backoff':
-    case 'api-trouble':
-    case 'synthesis-retry':
-      return 'backoff';
-    case 'overage':
-      return 'overage';
-    case 'usage-limit':
-    case 'report-late':
-      return 'limit';
-    default:
-      return 'other';
-  }
-}
-
-/** Interrupts of a session that hung, or sat on a question nobody will answer. */
-const stoppedAsHung = (e: RunEvent) => e.hung || e.cause === 'hang' || e.cause === 'prompt';
 
 interface Start {
   n: number;
@@ -45,10 +25,12 @@ interface Start {
 /** When and why each session started: events first, then the session record, restart.log, launch. */
 function starts(input: TimelineInput): Start[] {
   const byN = new Map<number, Start>();
+  const early = endedEarly(input);
   for (const e of input.events) {
     if (e.action !== 'start' || e.session === null || byN.has(e.session)) continue;
     const fresh = e.fresh ? { fresh: e.fresh } : {};
-    byN.set(e.session, { n: e.session, at: e.at, mode: e.mode ?? 'resume', why: e.reason, ...fresh });
+    const why = early(e) ? FINISHED_EARLY : e.reason;
+    byN.set(e.session, { n: e.session, at: e.at, mode: e.mode ?? 'resume', why, ...fresh });
   }
   const cur = input.current;
   if (cur && !byN.has(cur.n)) byN.set(cur.n, { n: cur.n, at: cur.startedAt, mode: cur.mode, why: '' });
@@ -92,9 +74,13 @@ function runningAt(input: TimelineInput, list: readonly Start[], at: Date): numb
   return !exit || exit.at.getTime() >= at.getTime() - 1000 ? n : null;
 }
 
+type Warning = Extract<TimelineEntry, { kind: 'warning' }>;
+
 /** What the events say besides starts: waits, hangs, interrupts, pauses, warnings. */
 function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry[] {
   const out: TimelineEntry[] = [];
+  const early = endedEarly(input);
+  const notices = new Map<string, Warning>();
   for (const e of input.events) {
     const session = sessionAt(list, e.at);
     switch (e.action) {
@@ -117,7 +103,10 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
       case 'interrupt':
         if (stoppedAsHung(e))
           out.push({ at: e.at, kind: 'hang', stage: 'stopped', session, reason: e.reason });
-        else {
+        else if (early(e)) {
+          const reason = `${FINISHED_EARLY}, for the synthesis`;
+          out.push({ at: e.at, kind: 'interrupt', by: 'user', session, reason });
+        } else {
           const by = e.cause === 'end-time' ? 'end-time' : 'overnight';
           out.push({ at: e.at, kind: 'interrupt', by, session, reason: e.reason });
         }
@@ -133,10 +122,19 @@ function happenings(input: TimelineInput, list: readonly Start[]): TimelineEntry
       case 'resume':
         out.push({ at: e.at, kind: e.action === 'pause' ? 'pause' : 'unpause', reason: e.reason });
         break;
-      // A notification that never got through: the morning should know it was not told.
-      case 'notify-failed':
-        out.push({ at: e.at, kind: 'warning', session: null, text: maskSecrets(e.reason) });
+      // A notification that never got through: the morning should know it was not told. Said
+      // once, with how many times, however often the same one failed (after every restart).
+      case 'notify-failed': {
+        const text = maskSecrets(e.reason);
+        const said = notices.get(text);
+        if (said) said.count = (said.count ?? 1) + 1;
+        else {
+          const entry: Warning = { at: e.at, kind: 'warning', session: null, text };
+          notices.set(text, entry);
+          out.push(entry);
+        }
         break;
+      }
       case 'wrong-conversation':
         out.push({
           at: e.at,

@@ -46,15 +46,15 @@ export function attention(cause: Cause, f: AttentionFacts): Attention | null {
   return null;
 }
 
-/** A need in a few words, the run's reason given where it says more. */
-export function needWords(need: Need, reason: string, problem?: string): string {
+/** A need in a few words, the run's reason given where it says more; `id` makes a hint pastable. */
+export function needWords(need: Need, reason: string, problem?: string, id = '<run>'): string {
   switch (need) {
     case 'broken-file':
       return `a file cannot be used: ${problem ?? reason}`;
     case 'failed':
       return reason || 'failed';
     case 'not-verified':
-      return 'NOT verified: the check failed (its failures are in status <run>)';
+      return `NOT verified: the check failed (its failures are in status ${id})`;
     case 'no-report':
       return reason.startsWith('no report') ? reason : `no report (${reason || 'done'})`;
     case 'overage':

@@ -14,6 +14,8 @@ export const CAUSES = {
   silent: 'the live agent has been silent past stale_after: watched for a hang',
   hang: 'the agent stayed silent through hang_grace: stopped and resumed as a crash',
   'login-retry': 'the login was refused once: tried once more (a token may have been refreshed)',
+  'fork-refused':
+    "the CLI could not resume the earlier night's conversation (`continue`): a fresh session, no restart",
   'api-trouble': 'the API kept failing (429, 529, 5xx) after the CLI retries: waited out, no restart',
   'usage-limit': 'a usage limit: waited out until it resets, then the run goes on',
   'limit-lifted': 'the usage limit waited out has lifted: the run goes on',

@@ -60,7 +60,7 @@ function decideSession(spec: RunSpec, obs: Observation, now: Date): Action {
   }
   const again = startAgain(spec, session, session.agent, now);
   if (again) return again;
-  // 6. The agent has ended: the rules of ended.ts (6.1–6.11), the first with an answer decides.
+  // 6. The agent has ended: the rules of ended.ts (6.1–6.12), the first with an answer decides.
   return decideEnded(spec, obs, session, session.agent, now);
 }
 

@@ -15,7 +15,7 @@ import type { Action, AgentNotRunning, Observation } from './types.js';
 export { synthesisDeadline } from './ended-waits.js';
 
 // What follows a session whose agent has ended: rule 6 of decide, an ordered list of named rules
-// (6.1 to 6.11; the README's "Reading the code" lists them). The first with an answer decides.
+// (6.1 to 6.12; the README's "Reading the code" lists them). The first with an answer decides.
 
 /** Consecutive refused logins before a run fails. */
 export const AUTH_TRIES = 2;
@@ -77,7 +77,22 @@ const endTime: Rule = (e) => (e.ended ? synthesisStart(e, 'end-time', `end time 
 const apiTrouble: Rule = (e) =>
   e.endClass === 'api-trouble' ? waitOutApiTrouble({ ...e, said: e.errorText }) : null;
 
-/** 6.10 A crash with the restarts spent trips the circuit breaker. */
+/**
+ * 6.10 A follow-up's first session that could not resume the earlier night's conversation (the
+ * CLI refused the fork, so no transcript of its own exists): a fresh session is handed the work
+ * (7.1), and the refusal is no crash of the agent, so no restart is counted.
+ */
+const forkRefused: Rule = (e) =>
+  e.session.forked && !NORMAL_ENDS.includes(e.endClass) && e.agent.transcriptBytes === null
+    ? start(
+        e,
+        'retry',
+        'fork-refused',
+        `the earlier conversation could not be resumed (${e.errorText ?? e.how})`,
+      )
+    : null;
+
+/** 6.11 A crash with the restarts spent trips the circuit breaker. */
 const breaker: Rule = (e) => {
   const { spec, agent } = e;
   const used = crashRestarts(e.obs.restarts);
@@ -93,7 +108,7 @@ const breaker: Rule = (e) => {
   return failed('breaker', `circuit breaker: ${count}, last ${e.how}${words}`);
 };
 
-/** 6.11 Time is left: a clean exit continues, anything else resumes, after backoff when due. */
+/** 6.12 Time is left: a clean exit continues, anything else resumes, after backoff when due. */
 const goOn: Rule = (e) => {
   const { spec, agent, endClass, uptime } = e;
   const clean = NORMAL_ENDS.includes(endClass);
@@ -126,6 +141,7 @@ export const ENDED_RULES: readonly Rule[] = [
   spendCap,
   endTime,
   apiTrouble,
+  forkRefused,
   breaker,
   goOn,
 ];

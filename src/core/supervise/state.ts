@@ -54,10 +54,13 @@ export function stateAfter(action: Action, before: RunState): RunState {
   }
 }
 
-/** Why a run is in its state, in one line, when the state alone does not say it. */
-export function reasonOf(obs: Observation): string {
+/**
+ * Why a run is in its state, in one line, when the state alone does not say it. `id`: the run's,
+ * so that a hint in it can be pasted as it is.
+ */
+export function reasonOf(obs: Observation, id = '<run>'): string {
   if (obs.sentinel) return obs.sentinel.reason;
-  if (obs.paused) return 'paused (overnight resume <run>, or resume --all for a pause of every run)';
+  if (obs.paused) return `paused (overnight resume ${id}, or resume --all for a pause of every run)`;
   if (stateOf(obs) !== 'waiting') return '';
   const agent = obs.session?.agent;
   if (!agent) return 'not started yet; the next reconcile pass starts it';

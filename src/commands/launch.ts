@@ -55,11 +55,12 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
   const now = io.now();
   // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
   const night = nightWarnings(io, root, now);
+  const where = spec.repo?.subdir ? `the agent works in ${spec.repo.subdir}` : 'the agent works here';
   const repo = spec.repo
     ? [
         `  repo:      ${spec.repo.path}`,
         `  branch:    ${spec.repo.branch} (from ${spec.repo.base.slice(0, 12)})`,
-        `  worktree:  ${spec.repo.worktree} (${spec.repo.subdir ? `the agent works in ${spec.repo.subdir}` : 'the agent works here'})`,
+        `  worktree:  ${spec.repo.worktree} (${where})`,
       ]
     : [];
   printStarted(io, {

@@ -9,7 +9,7 @@ import type { SessionEntry, TimelineEntry, TimelineInput } from './timeline-type
 // in, entries out; times stay values (the printers make clock text).
 
 export type { SessionFacts } from './session-end.js';
-export type { SessionEntry, TimelineEntry, TimelineInput, WaitFor } from './timeline-types.js';
+export type { SessionEntry, TimelineEntry, TimelineInput } from './timeline-types.js';
 export { waitKind } from './timeline-causes.js';
 
 const seconds = (from: Date, to: Date) => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));

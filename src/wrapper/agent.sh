@@ -86,14 +86,18 @@ fi
 # A Slurm job (the slurm backend) runs on any node, and Slurm runs it again after losing its node
 # (a requeue, SLURM_RESTART_COUNT set). Pid identity is per node: whether the agent recorded here
 # still runs on another node cannot be seen from this one. So a job that finds its session's agent
-# already recorded never starts another: it records no exit either (it saw none), and the pass it
-# asks for below finds the session ended without one and resumes the conversation as a crash,
-# counted once, in a new job (a new session).
+# already recorded never starts another. A requeued one records that agent's end as a kill (137):
+# Slurm ran this job again because its first run (the agent's) was lost with its node; the pass
+# below then resumes the conversation in a new job, counted once as a crash. Any other job finding
+# a record (a second job of one session) records nothing: that agent may well be at work.
 skip=
 if [ -n "${SLURM_JOB_ID:-}" ] && [ -e "$state/agent-$n.pid" ]; then
   printf 'overnight: Slurm job %s (restart %s): session %s already started its agent; not starting another\n' \
     "$SLURM_JOB_ID" "${SLURM_RESTART_COUNT:-0}" "$n" | tee -a "$log"
   skip=1
+  if [ "${SLURM_RESTART_COUNT:-0}" != 0 ] && [ ! -e "$state/agent-$n.exit" ]; then
+    atomic "$state/agent-$n.exit" "137 $n $(date +%s)"
+  fi
 fi
 
 # Job control gives the agent its own process group (so it can be signalled as a whole)

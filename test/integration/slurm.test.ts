@@ -1,3 +1,4 @@
+import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect } from 'vitest';
 
 import { cancel, listJobs } from '../../src/adapters/slurm.js';
@@ -17,6 +18,8 @@ async function runJobs(id: string) {
   if ('error' in listing) throw new Error(listing.error);
   return jobsOfRun(listing.jobs, id, uid);
 }
+
+const scontrol = (...args: string[]) => execa('scontrol', args, { env: { SLURM_CONF }, timeout: 10_000 });
 
 const activeJobs = async (id: string) => (await runJobs(id)).filter((j) => isActive(j.state));
 
@@ -122,5 +125,48 @@ describe.runIf(SLURM_WANTED)('slurm backend on a real cluster', () => {
     expect(sb.read(sb.ws(id, 'DONE'))).toMatch(/stopped/i);
     await nothingLeft(sb, id);
     expect(alive(second)).toBe(false);
+  });
+
+  it('requeued by Slurm: the job run again starts no second agent; resumed in a new job, counted once', async ({
+    sb,
+  }) => {
+    sb.setBehaviour([{ work: 120 }, { work: 120 }]);
+    const id = await launch(sb, '10m');
+    const first = await sb.agentPid(id, 1, 30_000);
+    const [job] = await runJobs(id);
+    // What Slurm does when it loses a node: the job's processes end, and it runs again later (after
+    // the hold on requeued jobs) with SLURM_RESTART_COUNT=1.
+    await scontrol('requeue', String(job?.jobId));
+    await waitFor(() => !alive(first), { what: 'the first run ended' });
+    const second = await sb.agentPid(id, 2, 120_000);
+    expect(sb.read(sb.state(id, 'output.log'))).toMatch(/restart 1\): session 1 already started its agent/);
+    expect(sb.read(sb.state(id, 'agent-1.exit'))).toMatch(/^137 1 /);
+    expect(sb.calls().find((c) => c.pid === second)?.argv).toContain('--resume');
+    // One agent per session: session 1 ran once, whatever Slurm ran again.
+    expect(sb.calls().filter((c) => c.pid !== first && c.pid !== second)).toEqual([]);
+    const rows = JSON.parse((await sb.run(['status', '--json'], { env })).stdout) as {
+      id: string;
+      restarts: number;
+    }[];
+    expect(rows.find((r) => r.id === id)?.restarts).toBe(1);
+    await sb.run(['stop', id], { env });
+    await nothingLeft(sb, id);
+  });
+
+  it('scancel from outside: the next pass resumes the conversation as a crash', async ({ sb }) => {
+    sb.setBehaviour([{ work: 120 }, { work: 120 }]);
+    const id = await launch(sb, '10m');
+    const first = await sb.agentPid(id, 1, 30_000);
+    expect(await cancel(`overnight-${id}-1`, slurmCtx())).toEqual({ ok: true });
+    await waitFor(() => !alive(first), { what: 'the agent ended with its job' });
+    await waitFor(async () => (await activeJobs(id)).length === 0, { timeout: 30_000, what: 'job ended' });
+    // The wrapper was ended with its job: the pass that notices is cron's (here by hand).
+    await sb.quiesce();
+    const pass = await sb.run(['reconcile'], { env });
+    expect(pass.exitCode, pass.stderr).toBe(0);
+    const second = await sb.agentPid(id, 2, 30_000);
+    expect(sb.calls().find((c) => c.pid === second)?.argv).toContain('--resume');
+    await sb.run(['stop', id], { env });
+    await nothingLeft(sb, id);
   });
 });

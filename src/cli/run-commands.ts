@@ -45,7 +45,7 @@ export function addStartCommands(program: Command, io: Io, lazy: Lazy): void {
     .option('--fallback-model <model>', 'model Claude Code switches to when the main one is overloaded')
     .option(
       '--backend <name>',
-      'how sessions run: tmux or detached (default: backend in config, else tmux where installed)',
+      'how sessions run: tmux, detached or slurm (default: backend in config, else tmux where installed)',
     )
     .option(
       '--verify <command>',

@@ -56,9 +56,8 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';
-  // Runs cannot choose the slurm backend yet (launch refuses it): until they can, Slurm is never chosen,
-  // and its rows show only where its commands are found.
-  const slurmWanted = (settings as { backend?: unknown }).backend === 'slurm';
+  // Slurm is checked in full (controller, munge, a test job) only when runs use it (backend: slurm).
+  const slurmWanted = settings.backend === 'slurm';
   const [agent, tmux, root, slurm] = await Promise.all([
     agentFacts(
       settings.claude,

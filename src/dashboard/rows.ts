@@ -189,6 +189,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
     workspace: paths.workspace,
     session: tmuxSessionName(id),
     backend: spec.backend,
+    ...(obs.job ? { job: obs.job } : {}),
     watch: watchHow(
       spec.backend,
       attachCommand(id, spec.paths.tmuxSocket, overnightSocket(process.env)),

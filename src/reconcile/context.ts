@@ -24,16 +24,23 @@ export interface PassContext {
   notifier?: Notifier;
 }
 
-/** Whether the run's wrapper still runs, as its backend sees it (a listing backend asked once). */
-export async function wrapperAliveOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<boolean> {
+/** The run's session as its backend sees it (a listing backend asked once per pass). */
+export async function viewOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<SessionView> {
   const backend = backendOf(spec, paths);
   const key = backend.listKey;
-  if (key === null) return (await backend.observe({ id: spec.id, paths })).alive;
+  if (key === null) return backend.observe({ id: spec.id, paths });
   ctx.views ??= new Map();
   let views = ctx.views.get(key);
   if (!views) {
     views = backend.list();
+    // A listing that failed is asked again by the next run that needs it, not kept for the pass.
+    views.catch(() => ctx.views?.delete(key));
     ctx.views.set(key, views);
   }
-  return (await views).get(backend.sessionName(spec.id))?.alive ?? false;
+  return (await views).get(backend.sessionName(spec.id)) ?? { alive: false, where: null };
+}
+
+/** Whether the run's wrapper still runs, as its backend sees it (a listing backend asked once). */
+export async function wrapperAliveOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<boolean> {
+  return (await viewOf(ctx, spec, paths)).alive;
 }

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 
+import { backendOf, type SessionView } from '../adapters/backend/index.js';
 import { observeChecks } from '../adapters/check.js';
 import { exists, mtime } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
@@ -18,10 +19,11 @@ import { transcriptSize } from '../adapters/transcript.js';
 import type { SessionLog } from '../core/agent/stream.js';
 import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
+import { endedBy, jobRuns, type JobView } from '../core/slurm/view.js';
 import { waitingPrompt } from '../core/supervise/classify.js';
 import { endOfSession, overageOf } from '../core/supervise/session-end.js';
 import type { AgentNotRunning, Observation, RunningAgent } from '../core/supervise/types.js';
-import { wrapperAliveOf, type PassContext } from './context.js';
+import { viewOf, type PassContext } from './context.js';
 
 // Observe: one run's files and processes read into the plain Observation that decide judges.
 // Reading only; every judgement is in core.
@@ -37,13 +39,16 @@ export async function observeRun(
   now: Date,
 ): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
+  const view = () => viewOf(ctx, spec, paths);
+  const remote = backendOf(spec, paths).remote ? view : undefined;
   const obs = await observe(
     paths,
     spec,
-    () => wrapperAliveOf(ctx, spec, paths),
+    async () => (await view()).alive,
     ctx.io.env,
     now,
     !ctx.dryRun,
+    remote,
   );
   return { spec, obs };
 }
@@ -52,6 +57,9 @@ export async function observeRun(
  * `wrapperAlive` (the backend) is only asked when the agent is not alive: a pass over healthy
  * runs spawns nothing.
  * `save`: the stream index may be written (not by a dry run).
+ * `remote`: the session's view on a backend whose agents run on other machines (Slurm): the agent
+ * lives while its job runs and its wrapper has recorded its start and not yet its end; this
+ * machine's process table says nothing of another node's pids.
  */
 export async function observe(
   paths: RunPaths,
@@ -60,12 +68,26 @@ export async function observe(
   env: NodeJS.ProcessEnv,
   now: Date,
   save = true,
+  remote?: () => Promise<SessionView>,
 ): Promise<Observation> {
   const record = readSession(paths);
+  const job = remote && record ? (await remote()).job : undefined;
+  // Only the current session's job says anything of its agent (an older one may still be ending).
+  const current = job && record && job.session === record.n ? job : undefined;
   const outputAt = mtime(paths.outputLog);
   const logs = () => readSessionLogs(paths, save);
   const agent = record
-    ? await observeAgent(paths, spec, record, wrapperAlive, env, outputAt, now, logs)
+    ? await observeAgent(
+        paths,
+        spec,
+        record,
+        wrapperAlive,
+        env,
+        outputAt,
+        now,
+        logs,
+        remote && { job: current },
+      )
     : null;
   return {
     sentinel: readSentinel(paths),
@@ -76,6 +98,9 @@ export async function observe(
     outputAt,
     ...(spec.repo && !exists(spec.repo.worktree) ? { worktreeGone: true } : {}),
     ...(spec.verify ? { checks: await observeChecks(paths, now) } : {}),
+    ...(current
+      ? { job: { id: current.jobId, node: current.node, state: current.state, restarts: current.restarts } }
+      : {}),
   };
 }
 
@@ -88,9 +113,13 @@ async function observeAgent(
   outputAt: Date | null,
   now: Date,
   logs: () => SessionLog[],
+  remote?: { job: JobView | undefined },
 ): Promise<RunningAgent | AgentNotRunning> {
   const pid = readAgent(paths, session);
-  if (pid && (await isAlive(pid.pid, pid.startTime))) {
+  const alive = remote
+    ? pid !== null && jobRuns(remote.job) && !exists(paths.exitFile(session.n))
+    : pid !== null && (await isAlive(pid.pid, pid.startTime));
+  if (alive) {
     // A busy agent costs nothing: its output is read only once it has been quiet a while.
     const quiet = Math.min(PROMPT_QUIET_S, spec.limits.staleAfter) * 1000;
     const looked = outputAt !== null && now.getTime() - outputAt.getTime() >= quiet;
@@ -116,6 +145,7 @@ async function observeAgent(
     started: pid !== null,
     exit,
     hung: exists(paths.hungFile(session.n)),
+    ...(remote && endedBy(remote.job) ? { endedBy: endedBy(remote.job) } : {}),
     ...end,
     transcriptBytes: transcriptSize(paths, agentCwd(spec, paths), spec.sessionId, env),
   };

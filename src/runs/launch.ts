@@ -50,7 +50,7 @@ export interface LaunchRequest {
   repo?: string;
   base?: string;
   branch?: string;
-  /** How sessions run (--backend): tmux or detached. */
+  /** How sessions run (--backend): tmux, detached or slurm. */
   backend?: string;
 }
 
@@ -187,6 +187,11 @@ export function agentTools(
   const tmux = resolveExecutable('tmux', env.PATH);
   const chosen = chooseBackend(settings.backend, tmux !== null);
   if ('error' in chosen) throw new OperationalError(chosen.error);
+  if (chosen.backend === 'slurm' && !resolveExecutable('sbatch', env.PATH))
+    throw new OperationalError(
+      'sbatch was not found on PATH: the slurm backend submits each session with it; install ' +
+        "Slurm's client commands (and its slurm.conf), or launch with --backend tmux or detached",
+    );
   return { claude, tmux, backend: chosen.backend };
 }
 

@@ -83,13 +83,30 @@ if [ "$first" != "$header" ]; then
   envfile=/dev/null
 fi
 
+# A Slurm job (the slurm backend) runs on any node, and Slurm runs it again after losing its node
+# (a requeue, SLURM_RESTART_COUNT set). Pid identity is per node: whether the agent recorded here
+# still runs on another node cannot be seen from this one. So a job that finds its session's agent
+# already recorded never starts another. A requeued one records that agent's end as a kill (137):
+# Slurm ran this job again because its first run (the agent's) was lost with its node; the pass
+# below then resumes the conversation in a new job, counted once as a crash. Any other job finding
+# a record (a second job of one session) records nothing: that agent may well be at work.
+skip=
+if [ -n "${SLURM_JOB_ID:-}" ] && [ -e "$state/agent-$n.pid" ]; then
+  printf 'overnight: Slurm job %s (restart %s): session %s already started its agent; not starting another\n' \
+    "$SLURM_JOB_ID" "${SLURM_RESTART_COUNT:-0}" "$n" | tee -a "$log"
+  skip=1
+  if [ "${SLURM_RESTART_COUNT:-0}" != 0 ] && [ ! -e "$state/agent-$n.exit" ]; then
+    atomic "$state/agent-$n.exit" "137 $n $(date +%s)"
+  fi
+fi
+
 # Job control gives the agent its own process group (so it can be signalled as a whole)
 # and keeps SIGINT at its default in it; the final pass gets its own too, so the pane closing
 # as this script ends does not hang it up. One compound command from the agent's start to its
 # exit record: sh reports (and forgets) finished jobs only between top-level commands, and a
 # job forgotten before `wait` would be recorded as 127 instead of the agent's status.
 set -m
-{
+[ -z "$skip" ] && {
   # shellcheck disable=SC2016 # expanded by the inner sh, as intended
   env -i /bin/sh -c '. "$1" && shift && exec "$@"' overnight-agent "$envfile" \
     /bin/sh "$0" --exec-agent "$state/agent-$n.pid" "$state" "$@" < "$state/prompt.md" >> "$log" 2>&1 &
@@ -121,5 +138,10 @@ set -m
 # Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the
 # agent's directory (a repository run's worktree) may be gone, and node cannot start in it then.
 cd "$root" || cd /
-OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
+if [ -n "${SLURM_JOB_ID:-}" ]; then
+  # Slurm ends every process of a job once its batch script exits: the pass runs before this does.
+  OVERNIGHT_HOME=$root "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null
+else
+  OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
+fi
 exit 0

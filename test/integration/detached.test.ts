@@ -93,16 +93,14 @@ describe('detached backend', () => {
     expect(sb.read(sb.state(id, 'wrapper.log'))).toMatch(/session 3, agent pid/);
   });
 
-  it('--backend slurm is refused as not available yet; --backend tmux without tmux names the way out', async ({
+  it('--backend kubernetes is refused as on paper only; --backend tmux without tmux names the way out', async ({
     sb,
   }) => {
-    const slurm = await sb.run(['launch', '--backend', 'slurm', 'On a cluster'], {
+    const k8s = await sb.run(['launch', '--backend', 'kubernetes', 'On a cluster'], {
       env: { OVERNIGHT_BACKEND: undefined },
     });
-    expect(slurm.exitCode).toBe(2);
-    expect(slurm.stderr).toMatch(
-      /--backend slurm: the slurm backend is not available yet \(it is coming\); use tmux or detached/,
-    );
+    expect(k8s.exitCode).toBe(2);
+    expect(k8s.stderr).toMatch(/--backend kubernetes: the kubernetes backend exists on paper only/);
     const tmux = await sb.run(['launch', '--backend', 'tmux', 'Insist on tmux'], {
       env: { PATH: pathWithout(sb, 'tmux'), OVERNIGHT_BACKEND: undefined },
     });

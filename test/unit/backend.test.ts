@@ -27,9 +27,9 @@ describe('backendProblem', () => {
   test.each([
     ['tmux', null],
     ['detached', null],
-    ['slurm', /slurm backend is not available yet \(it is coming\)/],
+    ['slurm', null],
     ['kubernetes', /on paper only/],
-    ['screen', /unknown backend "screen"; expected tmux or detached/],
+    ['screen', /unknown backend "screen"; expected one of tmux, detached, slurm/],
   ])('%s', (name, want) => {
     const got = backendProblem(name);
     if (want === null) expect(got).toBeNull();
@@ -53,7 +53,7 @@ describe('run.yaml', () => {
   test('a tmux run needs its tmux; an unknown backend is a bad file', () => {
     const doc = specToDoc(spec({ paths: { ...spec().paths, tmux: null } }));
     expect(() => specFromDoc(doc)).toThrow(/tmux is missing or invalid/);
-    expect(() => specFromDoc({ ...specToDoc(spec()), backend: 'slurm' })).toThrow(/backend is missing/);
+    expect(() => specFromDoc({ ...specToDoc(spec()), backend: 'screen' })).toThrow(/backend is missing/);
   });
 });
 

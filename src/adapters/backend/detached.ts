@@ -22,6 +22,7 @@ const GONE: SessionView = { alive: false, where: null };
 
 export class DetachedBackend implements Backend {
   readonly name = 'detached' as const;
+  readonly remote = false;
   readonly listKey = null;
 
   /** `root`: the runs root, where `list` finds the runs' records. */

@@ -13,6 +13,7 @@ const GONE: SessionView = { alive: false, where: null };
 
 export class TmuxBackend implements Backend {
   readonly name = 'tmux' as const;
+  readonly remote = false;
   readonly listKey: string;
   private readonly tmux: Tmux;
 

@@ -1,6 +1,7 @@
 import type { BackendName } from '../../core/run/backend.js';
 import type { RunPaths } from '../../core/run/paths.js';
 import type { SessionRecord } from '../../core/run/types.js';
+import type { JobView } from '../../core/slurm/view.js';
 import type { StopGrace } from '../processes.js';
 
 // The seam between the supervisor and whatever runs a session: tmux, a detached process group,
@@ -20,6 +21,8 @@ export interface SessionView {
   where: string | null;
   /** How the wrapper itself ended, when the backend knows (a scheduler does; tmux does not). */
   exit?: number | null;
+  /** A scheduler's job for the session (Slurm): its id, node, state and requeues. */
+  job?: JobView;
 }
 
 export interface Backend {
@@ -29,6 +32,11 @@ export interface Backend {
    * and reads every run's view from that list; null when `observe` is cheap for one run.
    */
   readonly listKey: string | null;
+  /**
+   * Sessions may run on other machines (a scheduler's nodes): the agent's liveness is read from
+   * the wrapper's records and the backend's view, never from this machine's process table.
+   */
+  readonly remote: boolean;
   /** Starts the wrapper (`argv`, run without a shell) in `cwd` as the run's session. */
   start(ref: SessionRef, cwd: string, argv: string[]): Promise<void>;
   /** The run's session as the backend sees it now. */

@@ -65,7 +65,7 @@ export const ACCEPTS: Record<Kind, string> = {
   money: 'expected an amount in USD greater than zero, e.g. 25 or 7.50',
   size: 'expected a size such as 256MB, 1GB or 500KB',
   boolean: 'expected true or false',
-  backend: 'expected tmux or detached (slurm is coming, and not available yet)',
+  backend: 'expected tmux, detached or slurm',
   shell: 'expected a shell command, such as "npm test"',
   'junit-path': JUNIT_ACCEPTS,
 };

@@ -1,13 +1,15 @@
 // Which backend runs a run's sessions: chosen at launch, recorded in run.yaml. Pure.
 
-/** How a session runs: in tmux on overnight's own server, or detached (setsid) with no terminal. */
-export const BACKENDS = ['tmux', 'detached'] as const;
+/**
+ * How a session runs: in tmux on overnight's own server, detached (setsid) with no terminal, or as
+ * a Slurm batch job on a cluster's node.
+ */
+export const BACKENDS = ['tmux', 'detached', 'slurm'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 /** Named in the design, not built yet: refused with a message that says so. */
 const PLANNED: Record<string, string> = {
-  slurm: 'the slurm backend is not available yet (it is coming); use tmux or detached',
-  kubernetes: 'the kubernetes backend exists on paper only; use tmux or detached',
+  kubernetes: 'the kubernetes backend exists on paper only; use tmux, detached or slurm',
 };
 
 export function isBackend(name: unknown): name is BackendName {
@@ -17,7 +19,7 @@ export function isBackend(name: unknown): name is BackendName {
 /** Why a backend name cannot be used; null when it can. */
 export function backendProblem(name: string): string | null {
   if (isBackend(name)) return null;
-  return PLANNED[name] ?? `unknown backend "${name}"; expected ${BACKENDS.join(' or ')}`;
+  return PLANNED[name] ?? `unknown backend "${name}"; expected one of ${BACKENDS.join(', ')}`;
 }
 
 export type BackendChoice = { backend: BackendName } | { error: string };

@@ -21,6 +21,8 @@ export interface DetailsRow extends TableRow {
   tokens?: { input: number; output: number };
   /** How its sessions run (tmux, detached); absent in summaries written before backends. */
   backend?: string;
+  /** The current session's batch job, on the slurm backend (as Slurm last listed it). */
+  job?: { id: number; node: string | null; state: string; restarts: number };
   /** How to watch the agent: the command that attaches to its tmux session, or follows its log. */
   watch?: string;
   /** How much of the subscription's 5-hour and weekly windows is used, when the stream said. */
@@ -28,6 +30,13 @@ export interface DetailsRow extends TableRow {
     fiveHour?: { utilization: number; resetsAt: string | null };
     sevenDay?: { utilization: number; resetsAt: string | null };
   };
+}
+
+/** `4242 on node7, RUNNING, requeued 1 time`: Slurm's words, made safe for a terminal. */
+function jobLine(j: NonNullable<DetailsRow['job']>): string {
+  const where = j.node ? ` on ${safeLine(j.node)}` : '';
+  const again = j.restarts > 0 ? `, requeued ${plural(j.restarts, 'time')}` : '';
+  return `${j.id}${where}, ${safeLine(j.state)}${again}`;
 }
 
 /** `5-hour window 92 % used (resets 04:00), weekly 31 % used (resets Mon 24 Nov 2026, 09:00 …)`. */
@@ -87,6 +96,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
     `sessions:   ${r.sessions ?? '?'}, ${restarts}${spent}`,
   );
   if (r.backend) lines.push(`backend:    ${r.backend}`);
+  if (r.job) lines.push(`slurm job:  ${jobLine(r.job)}`);
   if (files.report) lines.push(`report:     ${ws}/REPORT.md`);
   if (files.story) lines.push(...questionLines(files.story.questions, `${ws}/questions.md`));
   else if (r.questions > 0)

@@ -39,6 +39,7 @@ export const CAUSES = {
   'never-started': 'the end time passed before the agent ever started',
   'limit-outlasts': 'a usage limit lifts only after late_report: the night ends without a report',
   stopped: 'the person stopped the run (`overnight stop`)',
+  'job-time-limit': "Slurm ended the session's job at its time limit (the end time plus synthesis_budget)",
   // FAILED
   breaker: 'the circuit breaker: max_restarts crashes, or none allowed',
   'spend-cap': 'max_cost is spent (the synthesis starts on what is left, or fails with none)',
@@ -82,4 +83,5 @@ export const NO_REPORT: readonly Cause[] = [
   'report-incomplete',
   'never-started',
   'limit-outlasts',
+  'job-time-limit',
 ];

@@ -29,6 +29,20 @@ const synthesisWrote: Rule = (e) =>
     ? done('report-written', 'finished: REPORT.md written by the synthesis')
     : null;
 
+/**
+ * 6.1b Slurm ended the session's job at its time limit (set from the end time plus the synthesis
+ * budget): said as such, never taken for a crash. With time left (the end time was moved later
+ * than the job's limit) the conversation continues.
+ */
+const jobTimeLimit: Rule = (e) => {
+  if (e.agent.endedBy !== 'time-limit') return null;
+  if (e.obs.reportExists)
+    return done('report-written', 'finished: REPORT.md written (then Slurm ended the job)');
+  if (!e.ended && e.session.mode !== 'synthesis')
+    return start(e, 'continue', 'job-time-limit', 'Slurm ended the job at its time limit, with time left');
+  return done('job-time-limit', "no report: Slurm ended the session's job at its time limit");
+};
+
 /** 6.2 A usage limit is waited out and never counted as a crash; one that no wait lifts ends the run. */
 const usageLimit: Rule = (e) =>
   e.endClass === 'usage-limit' && e.agent.limit ? waitOutLimit(e, e.agent.limit) : null;
@@ -133,6 +147,7 @@ const goOn: Rule = (e) => {
 /** What follows an ended session, in order: the first rule that has an answer decides. */
 export const ENDED_RULES: readonly Rule[] = [
   synthesisWrote,
+  jobTimeLimit,
   usageLimit,
   blocked,
   refusedLogin,

@@ -19,6 +19,8 @@ export interface Observation {
   worktreeGone?: boolean;
   /** The steps of the run's check (`verify`), for a run with one. */
   checks?: ObservedChecks;
+  /** The current session's batch job, on a scheduler's backend (Slurm): for status. */
+  job?: { id: number; node: string | null; state: string; restarts: number };
 }
 
 export interface ObservedSession extends SessionRecord {
@@ -52,6 +54,8 @@ export interface AgentNotRunning {
   exit: ExitRecord | null;
   /** overnight stopped this session as hung. */
   hung: boolean;
+  /** The scheduler ended the session's job itself (Slurm: its time limit, a cancel, the node lost). */
+  endedBy?: 'time-limit' | 'cancelled' | 'node-failure' | 'out-of-memory' | 'other' | null;
   /** The session's result event, if it wrote one. */
   result: ResultFacts | null;
   /** The usage limit the session ended on, if any. */

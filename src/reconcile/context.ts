@@ -39,8 +39,3 @@ export async function viewOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): 
   }
   return (await views).get(backend.sessionName(spec.id)) ?? { alive: false, where: null };
 }
-
-/** Whether the run's wrapper still runs, as its backend sees it (a listing backend asked once). */
-export async function wrapperAliveOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<boolean> {
-  return (await viewOf(ctx, spec, paths)).alive;
-}

@@ -67,6 +67,24 @@ export async function jobWhen(
 
 const clusterDir = () => dirname(requireCluster());
 
+/**
+ * The cluster for one test file at a time (vitest runs files side by side): loseNode() requeues
+ * every job on it, and a night's timings assume a node of its own. Held from beforeAll to afterAll.
+ */
+export async function holdCluster(ms = 900_000): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const lock = join(clusterDir(), 'tests.lock');
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await lockfile.lock(lock, { lockfilePath: lock, realpath: false, stale: 30_000 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 async function nodeState(): Promise<string> {
   const r = await execa('sinfo', ['-h', '-o', '%T'], { env: { SLURM_CONF }, timeout: 10_000, reject: false });
   return String(r.stdout).trim();

@@ -18,6 +18,7 @@ import { checkSlurm } from '../../src/core/doctor/slurm.js';
 import { isActive, type SlurmJob } from '../../src/core/slurm/jobs.js';
 import { jobName, jobsOfRun } from '../../src/core/slurm/submit.js';
 import {
+  holdCluster,
   jobWhen,
   loseNode,
   requireCluster,
@@ -36,8 +37,11 @@ describe.runIf(SLURM_WANTED)('Slurm adapter on a real cluster', () => {
   let worker = '';
   const tag = `t${process.pid}-${Date.now() % 100_000}`;
 
+  let release: (() => Promise<void>) | null = null;
+
   beforeAll(async () => {
     requireCluster();
+    release = await holdCluster();
     const listing = await listJobs(slurmCtx());
     if ('error' in listing) throw new Error(`the cluster does not answer: ${listing.error}`);
     dir = mkdtempSync(join(tmpdir(), 'overnight-slurm-'));
@@ -58,12 +62,13 @@ describe.runIf(SLURM_WANTED)('Slurm adapter on a real cluster', () => {
         '',
       ].join('\n'),
     );
-  });
+  }, 960_000);
 
   afterAll(async () => {
     for (const n of [1, 2, 3, 4, 5, 12]) await cancel(jobName(tag, n), slurmCtx()).catch(() => undefined);
     for (const n of [1, 2]) await cancel(jobName(`${tag}-2`, n), slurmCtx()).catch(() => undefined);
     if (dir) rmSync(dir, { recursive: true, force: true });
+    await release?.();
   });
 
   const start = async (run: string, session: number, env: Record<string, string> = {}) => {

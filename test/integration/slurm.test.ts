@@ -1,12 +1,12 @@
 import { execa } from 'execa';
-import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 
 import { cancel, listJobs } from '../../src/adapters/slurm.js';
 import { isActive } from '../../src/core/slurm/jobs.js';
 import { jobsOfRun } from '../../src/core/slurm/submit.js';
 import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
-import { requireCluster, SLURM_CONF, SLURM_WANTED, slurmCtx } from '../helpers/slurm.js';
+import { holdCluster, requireCluster, SLURM_CONF, SLURM_WANTED, slurmCtx } from '../helpers/slurm.js';
 
 // Whole nights on the slurm backend, against the real single-node cluster of scripts/slurm-up.sh
 // (see test/helpers/slurm.ts for how it is found): each session a batch job, observed by name.
@@ -27,9 +27,16 @@ describe.runIf(SLURM_WANTED)('slurm backend on a real cluster', () => {
   const launched: string[] = [];
   let env: Record<string, string> = {};
 
-  beforeAll(() => {
+  let release: (() => Promise<void>) | null = null;
+
+  beforeAll(async () => {
     requireCluster();
     env = { OVERNIGHT_BACKEND: 'slurm', SLURM_CONF: SLURM_CONF as string };
+    release = await holdCluster();
+  }, 960_000);
+
+  afterAll(async () => {
+    await release?.();
   });
 
   afterEach(async () => {

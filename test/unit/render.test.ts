@@ -5,6 +5,7 @@ import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
 import { localTime } from '../../src/core/local-time.js';
 import { sessionNotes } from '../../src/core/status/log-notes.js';
 import { money } from '../../src/core/status/table.js';
+import { describeEntry } from '../../src/core/status/timeline-text.js';
 import type { SessionEntry } from '../../src/core/status/timeline-types.js';
 
 const samples = JSON.parse(
@@ -118,4 +119,22 @@ describe('logs: the night around the lines', () => {
       '── session 2 · Sun 22 Nov 2026, 11:00:05 (UTC+09:00) · resume ──',
     );
   });
+});
+
+test('a fix session (verify_budget) is said as such in the timeline', () => {
+  const fix: SessionEntry = {
+    at: new Date('2026-11-22T07:00:00Z'),
+    kind: 'session',
+    session: 4,
+    mode: 'fix',
+    why: 'the check shows 1 new failure',
+    endedAt: null,
+    seconds: 600,
+    costUsd: 0.2,
+    apiRetries: 0,
+    end: { kind: 'ok', text: 'ended its turn', exit: 0 },
+  };
+  expect(describeEntry(fix, localTime('UTC'))).toBe(
+    'session 4, a fix for what the check found, started: the check shows 1 new failure → 10m, $0.20, ended its turn',
+  );
 });

@@ -66,6 +66,7 @@ function legend(run: DigestRun, now: Date): string {
     [has((e) => e.kind === 'session' && ['initial', 'continue'].includes(e.mode)), 'initial', 'working'],
     [has((e) => e.kind === 'session' && e.mode === 'resume'), 'resume', 'resumed after a crash'],
     [has((e) => e.kind === 'session' && e.mode === 'retry'), 'retry', 'retried login'],
+    [has((e) => e.kind === 'session' && e.mode === 'fix'), 'fix', 'fixing what the check found'],
     [has((e) => e.kind === 'session' && e.mode === 'synthesis'), 'synthesis', 'synthesis'],
     [
       has((e) => e.kind === 'session' && ['error', 'limit'].includes(e.end.kind)),

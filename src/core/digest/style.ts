@@ -9,6 +9,7 @@ export const DIGEST_CSS = `
   --live: #2463c8; --live-bg: #e2ecfb; --wait: #b7791f; --wait-bg: #fbf0dc;
   --paused: #6b7280; --paused-bg: #eceef1;
   --s-initial: #3b82d6; --s-continue: #5b9be3; --s-resume: #e08a2e; --s-retry: #d2a52a;
+  --s-fix: #1f9e8f;
   --s-synthesis: #8557d3; --high: #c62f2f; --medium: #b7791f; --low: #3b82d6; --unknown: #7c8796;
 }
 @media (prefers-color-scheme: dark) {
@@ -67,6 +68,7 @@ svg.timeline { width: 100%; min-width: 600px; height: auto; display: block; }
 .bar { stroke-width: 0; }
 .s-initial { fill: var(--s-initial); } .s-continue { fill: var(--s-continue); }
 .s-resume { fill: var(--s-resume); } .s-retry { fill: var(--s-retry); }
+.s-fix { fill: var(--s-fix); }
 .s-synthesis { fill: var(--s-synthesis); }
 .end-error, .end-limit { stroke: var(--failed); stroke-width: 2; }
 .end-running { opacity: 0.75; }
@@ -91,6 +93,7 @@ svg.timeline { width: 100%; min-width: 600px; height: auto; display: block; }
 .legend .lg-initial { background: var(--s-initial); }
 .legend .lg-resume { background: var(--s-resume); }
 .legend .lg-retry { background: var(--s-retry); }
+.legend .lg-fix { background: var(--s-fix); }
 .legend .lg-synthesis { background: var(--s-synthesis); }
 .legend .lg-error { background: transparent; border: 2px solid var(--failed); }
 .legend .lg-wait { background: var(--wait); }

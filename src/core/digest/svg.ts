@@ -10,7 +10,7 @@ import type { DigestRun } from './types.js';
 // <title> saying what it was. Class names come from closed sets (oneOf): a mode or an outcome
 // read back from a file is never written into the markup as it is.
 
-const MODES = ['initial', 'resume', 'continue', 'retry', 'synthesis', 'unknown'] as const;
+const MODES = ['initial', 'resume', 'continue', 'retry', 'fix', 'synthesis', 'unknown'] as const;
 const ENDS = ['ok', 'error', 'limit', 'stopped', 'running', 'unknown'] as const;
 const WAITS = ['limit', 'overage', 'backoff', 'other'] as const;
 const INTERRUPTERS = ['end-time', 'user', 'overnight', 'unknown'] as const;

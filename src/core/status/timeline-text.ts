@@ -19,6 +19,8 @@ function started(e: SessionEntry): string {
       return `${n} continued: ${e.why}`;
     case 'retry':
       return `${n} retried: ${e.why}`;
+    case 'fix':
+      return `${n}, a fix for what the check found, started: ${e.why}`;
     case 'synthesis':
       return `${n}, the synthesis, started: ${e.why}`;
     default:

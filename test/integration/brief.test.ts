@@ -39,11 +39,12 @@ async function checkBrief(sb: Sandbox, id: string, workspace: string, task: stri
 
   const details = await sb.run(['status', id]);
   expect(details.stdout).toContain(
-    `task:       # Night brief ${marker} … (the whole task is in ${workspace}/CLAUDE.md)`,
+    // A heading's `#` is not part of the title.
+    `task:       Night brief ${marker} … (the whole task is in ${workspace}/CLAUDE.md)`,
   );
   expect(details.stdout.length).toBeLessThan(3000);
   const [row] = await sb.status<{ task: string }>();
-  expect(row?.task).toBe(`# Night brief ${marker}`);
+  expect(row?.task).toBe(`Night brief ${marker}`);
 }
 
 describe('a brief from a file or standard input', () => {

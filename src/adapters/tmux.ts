@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { execa } from 'execa';
 
 // Thin adapter over the tmux binary. `=name` targets match a session name exactly.
 
@@ -46,8 +45,10 @@ export class Tmux {
     readonly socket: string | null = null,
   ) {}
 
-  private run(args: string[]) {
+  private async run(args: string[]) {
     const server = this.socket ? ['-S', this.socket] : [];
+    // Loaded when tmux is asked: a pass or status whose runs need no tmux never compiles execa.
+    const { execa } = await import('execa');
     return execa(this.bin, [...server, ...args], {
       // Never the caller's directory: a pass started from a run's workspace outlives it when
       // the run is removed, and a child cannot be started from a directory that is gone.

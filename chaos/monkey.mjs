@@ -71,14 +71,18 @@ export class Monkey {
     return false;
   }
 
+  /** The run's wrapper, found by what it runs (agent.sh with the run's records), on either backend. */
   killWrapper(id) {
-    const pid = Number(
-      tmux(this.world, ['list-panes', '-t', `=overnight-${id}`, '-F', '#{pane_pid}']).trim(),
+    const records = `/.overnight/${id}`;
+    const wrapper = worldProcesses(this.world).find(
+      (p) => p.cmd.includes('agent.sh') && p.cmd.includes(records) && !p.cmd.includes('--exec-agent'),
     );
-    if (pid && cmdline(pid).includes('agent.sh') && killQuietly(pid)) this.counts.wrappers++;
+    if (wrapper && cmdline(wrapper.pid).includes('agent.sh') && killQuietly(wrapper.pid))
+      this.counts.wrappers++;
   }
 
   killTmuxServer() {
+    if (this.world.backend !== 'tmux') return; // detached: no server to lose
     const pid = Number(tmux(this.world, ['display-message', '-p', '#{pid}']).trim());
     if (pid && killQuietly(pid)) this.counts.tmux++;
   }

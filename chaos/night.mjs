@@ -33,7 +33,7 @@
 
 /** Endings that are a death to recover from; the others continue, wait or end by design. */
 export const DEATHS = new Set(['crash', 'oom', 'killed', 'error', 'terminated']);
-/** A death this long (ms) before the end time must be resumed before it. */
+/** A death this long (ms) before the end time, pauses and full disks aside, must be resumed before it. */
 export const NEVER_MARGIN_MS = 10_000;
 
 /** Total length of the union of intervals, each clipped to [from, to]. */
@@ -75,7 +75,10 @@ export function measureNight(night, now) {
     // A death in a pause is not resumed until the pause ends, by design; nor while the disk is
     // full: that time is not held against the resume (the rest of the gap is).
     resumeGaps.push((gapEnd - endedAt - covered(night.excused, endedAt, gapEnd)) / 1000);
-    if (endedAt <= night.endsAt - NEVER_MARGIN_MS && (!next || next.startedAt >= night.endsAt)) never++;
+    // Owed a resume before the end time: at least NEVER_MARGIN_MS of time left that no pause or
+    // full disk excuses.
+    const owedLeft = night.endsAt - endedAt - covered(night.excused, endedAt, night.endsAt);
+    if (owedLeft >= NEVER_MARGIN_MS && (!next || next.startedAt >= night.endsAt)) never++;
   }
   const alive = agents.map((a) => [a.startedAt, a.endedAt ?? now]);
   const window = night.endsAt - night.launchAt;

@@ -10,6 +10,7 @@ const { values: opts } = parseArgs({
     'disk-every': { type: 'string', default: '40' },
     'stop-share': { type: 'string', default: '0.15' },
     'child-share': { type: 'string', default: '0.15' },
+    backend: { type: 'string', default: 'tmux' },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -25,6 +26,11 @@ const number = (name, min) => {
   return n;
 };
 
+if (opts.backend !== 'tmux' && opts.backend !== 'detached') {
+  process.stderr.write(`chaos: --backend must be tmux or detached, not ${JSON.stringify(opts.backend)}\n`);
+  process.exit(2);
+}
+
 export const options = {
   runs: number('runs', 1),
   concurrency: number('concurrency', 1),
@@ -33,6 +39,8 @@ export const options = {
   diskEvery: number('disk-every', 0),
   stopShare: number('stop-share', 0),
   childShare: number('child-share', 0),
+  /** How the runs' sessions run: the goals are the same on either. */
+  backend: /** @type {'tmux' | 'detached'} */ (opts.backend),
   json: Boolean(opts.json),
   keep: Boolean(opts.keep),
 };

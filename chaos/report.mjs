@@ -13,9 +13,9 @@ const readText = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null
  * @param {{ judged: Array<{ run: any, night: import('./night.mjs').Night }>,
  *   orphans: import('./summary.mjs').Orphan[], duplicates: number,
  *   monkey: import('./monkey.mjs').Monkey, started: number, log: (line: string) => void,
- *   json: boolean, canFillDisk: boolean }} args
+ *   json: boolean, canFillDisk: boolean, hasTmux?: boolean }} args
  */
-export function report({ judged, orphans, duplicates, monkey, started, log, json, canFillDisk }) {
+export function report({ judged, orphans, duplicates, monkey, started, log, json, canFillDisk, hasTmux }) {
   const summary = summarize({
     nights: judged.filter((j) => !j.run.stopped).map((j) => j.night),
     stopped: judged.filter((j) => j.run.stopped).map((j) => j.night),
@@ -24,7 +24,7 @@ export function report({ judged, orphans, duplicates, monkey, started, log, json
     faults: monkey.counts,
     now: Date.now(),
   });
-  const goals = checkGoals(summary, { synthesisBudget: SYNTHESIS_BUDGET_S, canFillDisk });
+  const goals = checkGoals(summary, { synthesisBudget: SYNTHESIS_BUDGET_S, canFillDisk, hasTmux });
   const missed = goals.filter((g) => !g.ok).map((g) => g.name);
   const f = summary.faults;
   log(

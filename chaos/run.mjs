@@ -37,7 +37,7 @@ const log = (line) =>
   process.stderr.write(`chaos ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s: ${line}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const world = createWorld({ tmpfsMb: 768 });
+const world = createWorld({ tmpfsMb: 768, backend: options.backend });
 const rnd = random(SEED);
 const monkey = new Monkey(world, rnd, log);
 const active = new Map();
@@ -83,6 +83,7 @@ try {
     log,
     json: opts.json,
     canFillDisk: world.tmpfs && DISK_EVERY > 0,
+    hasTmux: world.backend === 'tmux',
   });
   if (!ok) process.exitCode = 1;
 } catch (err) {

@@ -62,14 +62,17 @@ export function summarize({ nights, stopped, orphans, duplicates, faults, now })
 
 /**
  * Each goal: its name, the figure, the goal in words, met or not. `synthesisBudget` in seconds;
- * `canFillDisk`: whether this world could inject full disks at all.
+ * `canFillDisk`: whether this world could inject full disks at all; `hasTmux`: whether its runs
+ * have a tmux server to kill (not on the detached backend).
  * @param {ReturnType<typeof summarize>} s
- * @param {{ synthesisBudget: number, canFillDisk: boolean }} config
+ * @param {{ synthesisBudget: number, canFillDisk: boolean, hasTmux?: boolean }} config
  */
-export function checkGoals(s, { synthesisBudget, canFillDisk }) {
+export function checkGoals(s, { synthesisBudget, canFillDisk, hasTmux = true }) {
   const share = s.runNights ? s.doneWithReport / s.runNights : 0;
   const lateMax = synthesisBudget + 60;
-  const kinds = Object.entries(s.faults).filter(([k]) => k !== 'fullDisks' || canFillDisk);
+  const kinds = Object.entries(s.faults).filter(
+    ([k]) => (k !== 'fullDisks' || canFillDisk) && (k !== 'tmux' || hasTmux),
+  );
   const missing = kinds.filter(([, n]) => n === 0).map(([k]) => k);
   /** @type {Array<[string, string, string, boolean]>} */
   const goals = [

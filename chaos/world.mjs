@@ -25,7 +25,7 @@ const COMPRESSED = {
   OVERNIGHT_MAX_RESTARTS: '40',
 };
 
-export function createWorld({ tmpfsMb }) {
+export function createWorld({ tmpfsMb, backend = 'tmux' }) {
   const dir = mkdtempSync('/tmp/ovc-');
   const home = join(dir, 'h');
   const runs = join(dir, 'runs');
@@ -50,9 +50,10 @@ export function createWorld({ tmpfsMb }) {
     XDG_CONFIG_HOME: join(dir, 'x'),
     OVERNIGHT_CLAUDE: FAKE,
     FAKE_CLAUDE_EXCLUSIVE: '1',
+    OVERNIGHT_BACKEND: backend,
     ...COMPRESSED,
   });
-  return { dir, home, runs, tmuxDir, logs, env, tmpfs };
+  return { dir, home, runs, tmuxDir, logs, env, tmpfs, backend };
 }
 
 /** Runs the CLI to its end: exit code and output; never throws. */

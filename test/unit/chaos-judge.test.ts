@@ -170,4 +170,17 @@ describe('the chaos judge', () => {
     // Owed: 40 s less the limit's wait (5–15) and the pause (19–29): 20 s, of which 18.5 worked.
     expect(f.worked).toBeCloseTo(18.5 / 20, 3);
   });
+
+  test('a death with too little owed time left is not "never resumed": a full disk took the rest', () => {
+    // Night of 40 s; killed at 20 s; the disk full from 21 s to the end: 1 s owed, under the margin.
+    const full = goodNight('full', (n) => ({
+      ...n,
+      agents: [agent(0.5, 20, 'killed'), agent(41, 42.5, 'clean', true)],
+      excused: [[s(21), s(40)]],
+    }));
+    expect(measureNight(full, s(200)).never).toBe(0);
+    // The same death with the disk fine: 20 s owed, never resumed.
+    const fine = goodNight('fine', (n) => ({ ...n, agents: full.agents, excused: [] }));
+    expect(measureNight(fine, s(200)).never).toBe(1);
+  });
 });

@@ -169,7 +169,8 @@ export function sandboxReconciles(sb) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (!cmdline.includes(CLI) || !cmdline.includes('reconcile')) continue;
+      // `<cli> reconcile`: not a wake timer's shell, which names both while it sleeps.
+      if (!cmdline.includes(`${CLI}\0reconcile`)) continue;
       if (`\0${readFileSync(`/proc/${name}/environ`, 'utf8')}`.includes(marker)) found.push(Number(name));
     } catch {
       // gone already, or not ours to read

@@ -42,6 +42,22 @@ function wakeTimerPid(world, id) {
   }
 }
 
+/** A wake timer's shell (its script names the pass it becomes), recorded or not. */
+const isTimerShell = (cmd) => cmd.startsWith('/bin/sh -c ') && cmd.includes('reconcile --retry-lock');
+
+/**
+ * What of a run is still alive after `graceMs` (present at both looks, same pid): a timer's shell
+ * checks each second whether its run has ended and goes by itself; that is not an orphan.
+ * @returns {Promise<Array<{ pid: number, kind: Kind }>>}
+ */
+export async function aliveAfter(world, run, graceMs = 2000) {
+  const first = runProcesses(world, run, scanWorld(world));
+  if (first.length === 0) return [];
+  await new Promise((r) => setTimeout(r, graceMs));
+  const again = new Set(runProcesses(world, run, scanWorld(world)).map((p) => p.pid));
+  return first.filter((p) => again.has(p.pid));
+}
+
 /**
  * What of a run is alive, by kind. `procs` from scanWorld.
  * @param {Proc[]} procs
@@ -54,7 +70,8 @@ export function runProcesses(world, run, procs) {
   /** @type {Array<{ pid: number, kind: Kind }>} */
   const out = [];
   for (const p of procs) {
-    if (p.pid === timer) out.push({ pid: p.pid, kind: 'timer' });
+    if (p.pid === timer || (isTimerShell(p.cmd) && `${p.cmd} `.includes(`${records} `)))
+      out.push({ pid: p.pid, kind: 'timer' });
     else if (p.cmd.includes('agent.sh') && p.cmd.includes(records)) out.push({ pid: p.pid, kind: 'wrapper' });
     else if (p.env.includes(logMarker) && !/overnight\.js reconcile\b/.test(p.cmd))
       out.push({ pid: p.pid, kind: p.cmd.includes('fake-claude') ? 'agent' : 'child' });

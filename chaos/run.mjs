@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { judgeRun, RunAgents } from './judge.mjs';
 import { Monkey } from './monkey.mjs';
 import { options } from './options.mjs';
-import { leftovers, runProcesses, scanWorld } from './orphans.mjs';
+import { aliveAfter, leftovers, scanWorld } from './orphans.mjs';
 import { planFor, random } from './plans.mjs';
 import { explain, report } from './report.mjs';
 import { createWorld, destroyWorld, overnight, SYNTHESIS_BUDGET_S } from './world.mjs';
@@ -168,7 +168,7 @@ function stop(run) {
     const r = await overnight(world, ['stop', run.id]);
     monkey.counts.stops++;
     if (r.code !== 0) log(`stop ${run.id}: exit ${r.code}: ${r.stderr.trim()}`);
-    for (const o of runProcesses(world, run, scanWorld(world))) {
+    for (const o of await aliveAfter(world, run)) {
       log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}`);
       orphans.push({ ...o, when: 'after stop' });
     }
@@ -197,7 +197,7 @@ async function check(run) {
   }
   const { night, reason, wastedWhy } = judgeRun(world, run, monkey, gaveUpAt);
   monkey.counts.synthesisFailures += run.agents.synthesisFailures();
-  for (const o of runProcesses(world, run, scanWorld(world))) {
+  for (const o of await aliveAfter(world, run)) {
     log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}`);
     orphans.push({ ...o, when: 'after the end' });
   }

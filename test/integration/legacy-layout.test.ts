@@ -86,6 +86,7 @@ describe('runs made by the released layout', () => {
     expect(second?.cwd).toBe(sb.ws(WAITING));
     expect(sb.read(sb.state(WAITING, 'output.log'))).toMatch(/"type":"overnight_session","session":2/);
     expect(existsSync(sb.ws(WAITING, 'output.log'))).toBe(false);
-    expect(existsSync(sb.ws(WAITING, 'DONE'))).toBe(true);
+    // The view follows its record (written second, for people): a moment later at most.
+    await waitFor(() => existsSync(sb.ws(WAITING, 'DONE')), { what: 'the DONE view' });
   });
 });

@@ -72,11 +72,20 @@ export async function finalizeFinished(
   await cancelWakeTimer(paths);
   const deadline = Date.now() + (opts.waitMs ?? 0);
   let stopped = false;
+  let cancelled = false;
   for (;;) {
     const session = readSession(paths);
     const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
     if ((await stopAgent(wrapper, session, grace)) !== 'gone') stopped = true;
     if (await settled(paths, session, wrapper)) break;
+    // A scheduler's job that is not running (requeued after its node was lost, pending) has no
+    // agent to interrupt, yet could run again: cancelled, it never will, and Slurm ends whatever
+    // of it is left on the lost node if that comes back.
+    if (!cancelled && (await wrapper.backend.observe(wrapper.ref)).job?.outcome.kind === 'pending') {
+      cancelled = true;
+      await removeSession(wrapper);
+      continue;
+    }
     // Not yet: the next pass looks again (the run stays live until its last session is settled).
     if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };
     await new Promise((r) => setTimeout(r, 100));
@@ -117,6 +126,8 @@ async function settled(
     if (agent) endLeftoverGroup(agent.pid, agent.startTime);
     return true;
   }
+  // Another node's pid means nothing here: the scheduler says whether the session's job may run.
+  if (agent && wrapper.backend.remote) return !(await wrapperRunning(wrapper));
   if (agent) {
     const gone = !(await isAlive(agent.pid, agent.startTime));
     if (gone) endLeftoverGroup(agent.pid, agent.startTime);

@@ -77,6 +77,9 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
+# Pending jobs (a requeued one once its hold ends) start within seconds, not at the next of the
+# default 30 s backfill or 60 s scheduling rounds.
+SchedulerParameters=bf_interval=1,sched_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=64

@@ -3,8 +3,10 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 
-import { jobsByName, type SlurmContext } from '../../src/adapters/slurm.js';
-import type { SlurmJob } from '../../src/core/slurm/jobs.js';
+import { cancel, jobsByName, listJobs, type SlurmContext } from '../../src/adapters/slurm.js';
+import { isActive, type SlurmJob } from '../../src/core/slurm/jobs.js';
+import { jobsOfRun } from '../../src/core/slurm/submit.js';
+import { waitFor, type Sandbox } from './harness.js';
 
 // The single-node cluster of scripts/slurm-up.sh, for tests. CI starts it and sets
 // OVERNIGHT_TEST_SLURM_CONF: there a missing cluster fails the tests that need it, never skips them.
@@ -103,6 +105,31 @@ export async function loseNode(ms = 60_000): Promise<void> {
   await until('node not responding', async () => (/\*$|^down/.test(await nodeState()) ? true : null), ms);
 }
 
+/** Whether slurmd (as its pid file says) runs. */
+function slurmdRuns(): boolean {
+  try {
+    const pid = readFileSync(join(clusterDir(), 'run', 'slurmd.pid'), 'utf8').trim();
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'slurmd';
+  } catch {
+    return false;
+  }
+}
+
+/** For afterEach: a test that failed with its node lost must not leave it so for the next. */
+export async function nodeBack(): Promise<void> {
+  if (!slurmdRuns()) await restoreNode();
+  // A job started again while its first run was still on the node drains it ("Duplicate jobid").
+  if (/^drain/.test(await nodeState())) {
+    await execa('scontrol', ['update', `nodename=${hostname().split('.')[0]}`, 'state=resume'], {
+      env: { SLURM_CONF },
+      timeout: 10_000,
+    });
+    await until('node undrained', async () =>
+      /^(idle|mixed|allocated)$/.test(await nodeState()) ? true : null,
+    );
+  }
+}
+
 /** Starts slurmd again and waits until the node takes jobs (ReturnToService=2 brings it back). */
 export async function restoreNode(ms = 30_000): Promise<void> {
   await execa('slurmd', ['-N', hostname().split('.')[0] as string], {
@@ -110,4 +137,45 @@ export async function restoreNode(ms = 30_000): Promise<void> {
     timeout: 10_000,
   });
   await until('node up', async () => (/^(idle|mixed|allocated)$/.test(await nodeState()) ? true : null), ms);
+}
+
+/** Whole nights on the cluster, for one sandbox at a time: launch, the run's jobs, nothing left. */
+export function slurmNights(env: () => Record<string, string>) {
+  const uid = process.getuid?.() ?? null;
+  const launched: string[] = [];
+
+  const runJobs = async (id: string): Promise<SlurmJob[]> => {
+    const listing = await listJobs(slurmCtx());
+    if ('error' in listing) throw new Error(listing.error);
+    return jobsOfRun(listing.jobs, id, uid);
+  };
+  const activeJobs = async (id: string) => (await runJobs(id)).filter((j) => isActive(j.state));
+
+  return {
+    runJobs,
+    activeJobs,
+
+    async launch(sb: Sandbox, duration: string, extra: Record<string, string> = {}): Promise<string> {
+      const r = await sb.run(['launch', '--duration', duration, 'A night on a cluster'], {
+        env: { ...env(), ...extra },
+      });
+      if (r.exitCode !== 0) throw new Error(`launch failed (${r.exitCode}): ${r.stderr}`);
+      if (!/^ {2}backend: {3}slurm/m.test(r.stdout)) throw new Error(`not on slurm: ${r.stdout}`);
+      const id = (/^Launched (\S+)/m.exec(r.stdout) as RegExpExecArray)[1] as string;
+      launched.push(id);
+      return id;
+    },
+
+    /** Nothing of the run left: no job Slurm may still run, no process of the sandbox. */
+    async nothingLeft(sb: Sandbox, id: string, ms = 30_000): Promise<void> {
+      await waitFor(async () => (await activeJobs(id)).length === 0, { timeout: ms, what: 'no job' });
+      await waitFor(() => sb.processes().length === 0, { timeout: ms, what: 'no process' });
+    },
+
+    /** For afterEach: cancels every job of the runs launched so far that may still run. */
+    async cancelLeft(): Promise<void> {
+      for (const id of launched.splice(0))
+        for (const j of await activeJobs(id).catch(() => [])) await cancel(j.name, slurmCtx());
+    },
+  };
 }

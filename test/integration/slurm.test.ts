@@ -1,31 +1,26 @@
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 
-import { cancel, listJobs } from '../../src/adapters/slurm.js';
-import { isActive } from '../../src/core/slurm/jobs.js';
-import { jobsOfRun } from '../../src/core/slurm/submit.js';
-import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
+import { cancel } from '../../src/adapters/slurm.js';
+import { alive, waitFor } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
-import { holdCluster, requireCluster, SLURM_CONF, SLURM_WANTED, slurmCtx } from '../helpers/slurm.js';
+import {
+  holdCluster,
+  requireCluster,
+  SLURM_CONF,
+  SLURM_WANTED,
+  slurmCtx,
+  slurmNights,
+} from '../helpers/slurm.js';
 
 // Whole nights on the slurm backend, against the real single-node cluster of scripts/slurm-up.sh
 // (see test/helpers/slurm.ts for how it is found): each session a batch job, observed by name.
 
-const uid = process.getuid?.() ?? null;
-
-async function runJobs(id: string) {
-  const listing = await listJobs(slurmCtx());
-  if ('error' in listing) throw new Error(listing.error);
-  return jobsOfRun(listing.jobs, id, uid);
-}
-
 const scontrol = (...args: string[]) => execa('scontrol', args, { env: { SLURM_CONF }, timeout: 10_000 });
 
-const activeJobs = async (id: string) => (await runJobs(id)).filter((j) => isActive(j.state));
-
 describe.runIf(SLURM_WANTED)('slurm backend on a real cluster', () => {
-  const launched: string[] = [];
   let env: Record<string, string> = {};
+  const { launch, runJobs, activeJobs, nothingLeft, cancelLeft } = slurmNights(() => env);
 
   let release: (() => Promise<void>) | null = null;
 
@@ -39,25 +34,7 @@ describe.runIf(SLURM_WANTED)('slurm backend on a real cluster', () => {
     await release?.();
   });
 
-  afterEach(async () => {
-    for (const id of launched.splice(0))
-      for (const j of await activeJobs(id).catch(() => [])) await cancel(j.name, slurmCtx());
-  });
-
-  const launch = async (sb: Sandbox, duration: string) => {
-    const r = await sb.run(['launch', '--duration', duration, 'A night on a cluster'], { env });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}backend: {3}slurm/m);
-    const id = (/^Launched (\S+)/m.exec(r.stdout) as RegExpExecArray)[1] as string;
-    launched.push(id);
-    return id;
-  };
-
-  /** Nothing of the run left: no job Slurm may still run, no process of the sandbox. */
-  const nothingLeft = async (sb: Sandbox, id: string) => {
-    await waitFor(async () => (await activeJobs(id)).length === 0, { timeout: 30_000, what: 'no job' });
-    await waitFor(() => sb.processes().length === 0, { timeout: 30_000, what: 'no process' });
-  };
+  afterEach(cancelLeft);
 
   it('launch to DONE: the end time interrupts the job through scancel, the synthesis reports', async ({
     sb,
@@ -158,7 +135,7 @@ describe.runIf(SLURM_WANTED)('slurm backend on a real cluster', () => {
     expect(rows.find((r) => r.id === id)?.restarts).toBe(1);
     await sb.run(['stop', id], { env });
     await nothingLeft(sb, id);
-  });
+  }, 180_000);
 
   it('scancel from outside: the next pass resumes the conversation as a crash', async ({ sb }) => {
     sb.setBehaviour([{ work: 120 }, { work: 120 }]);

@@ -81,7 +81,11 @@ export async function finalizeFinished(
     // A scheduler's job that is not running (requeued after its node was lost, pending) has no
     // agent to interrupt, yet could run again: cancelled, it never will, and Slurm ends whatever
     // of it is left on the lost node if that comes back.
-    if (!cancelled && (await wrapper.backend.observe(wrapper.ref)).job?.outcome.kind === 'pending') {
+    if (
+      wrapper.backend.remote &&
+      !cancelled &&
+      (await wrapper.backend.observe(wrapper.ref)).job?.outcome.kind === 'pending'
+    ) {
       cancelled = true;
       await removeSession(wrapper);
       continue;

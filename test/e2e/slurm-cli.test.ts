@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 
 import { BIN, waitFor } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
-import { holdCluster, requireCluster, SLURM_CONF, SLURM_WANTED, slurmNights } from '../helpers/slurm.js';
+import {
+  holdCluster,
+  requireCluster,
+  SLURM_CONF,
+  SLURM_WANTED,
+  slurmNights,
+  uniqueName,
+} from '../helpers/slurm.js';
 import {
   lastUserText,
   messageText,
@@ -82,7 +89,15 @@ describe.runIf(SLURM_WANTED)('the real claude binary on the slurm backend', () =
       return r.stdout;
     };
     const launched = JSON.parse(
-      await run('launch', '--json', '--duration', `${DURATION_S}s`, 'Survey the mock API'),
+      await run(
+        'launch',
+        '--json',
+        '--duration',
+        `${DURATION_S}s`,
+        '--name',
+        uniqueName(sb),
+        'Survey the mock API',
+      ),
     ) as { id: string; workspace: string; endsAt: string };
     const { id } = launched;
     workspace = launched.workspace;

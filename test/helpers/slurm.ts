@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { execa } from 'execa';
 
 import { cancel, jobsByName, listJobs, type SlurmContext } from '../../src/adapters/slurm.js';
@@ -139,6 +139,12 @@ export async function restoreNode(ms = 30_000): Promise<void> {
   await until('node up', async () => (/^(idle|mixed|allocated)$/.test(await nodeState()) ? true : null), ms);
 }
 
+/**
+ * A run name of this sandbox's own: a job's name is the cluster's, and two sandboxes launching in
+ * the same minute would otherwise both have run `<date>-<time>-a-night-…` (squeue keeps ended jobs).
+ */
+export const uniqueName = (sb: Sandbox) => `t-${basename(sb.dir).slice(4).toLowerCase()}`;
+
 /** Whole nights on the cluster, for one sandbox at a time: launch, the run's jobs, nothing left. */
 export function slurmNights(env: () => Record<string, string>) {
   const uid = process.getuid?.() ?? null;
@@ -156,9 +162,12 @@ export function slurmNights(env: () => Record<string, string>) {
     activeJobs,
 
     async launch(sb: Sandbox, duration: string, extra: Record<string, string> = {}): Promise<string> {
-      const r = await sb.run(['launch', '--duration', duration, 'A night on a cluster'], {
-        env: { ...env(), ...extra },
-      });
+      const r = await sb.run(
+        ['launch', '--duration', duration, '--name', uniqueName(sb), 'A night on a cluster'],
+        {
+          env: { ...env(), ...extra },
+        },
+      );
       if (r.exitCode !== 0) throw new Error(`launch failed (${r.exitCode}): ${r.stderr}`);
       if (!/^ {2}backend: {3}slurm/m.test(r.stdout)) throw new Error(`not on slurm: ${r.stdout}`);
       const id = (/^Launched (\S+)/m.exec(r.stdout) as RegExpExecArray)[1] as string;

@@ -4,7 +4,7 @@ import { deliveryKey, newDelivery } from '../core/notify/delivery.js';
 import { DIGEST_RUN, digestDue, digestEvent } from '../core/notify/digest.js';
 import { DESKTOP_VARS } from '../core/notify/format.js';
 import { varsOf, type NotifyTarget } from '../core/notify/targets.js';
-import type { PassContext } from '../reconcile/context.js';
+import type { ReadContext } from '../read/context.js';
 import { policyOf } from './queue.js';
 
 // The morning digest by notification: the first pass after a target's `at:` queues the day's
@@ -25,7 +25,7 @@ const namesOf = (t: NotifyTarget) => [...varsOf(t), ...(t.kind === 'desktop' ? D
  * Under the pass lock. Costs a pass one stat per digest target until one is due; the digest is
  * gathered only then. Never throws: a digest that cannot be queued is tried by the next pass.
  */
-export async function queueDigests(ctx: PassContext, now: Date): Promise<void> {
+export async function queueDigests(ctx: ReadContext, now: Date): Promise<void> {
   const root = ctx.root;
   const due = subscribed(ctx.settings.notify).flatMap((t) => {
     const day = digestDue(t.at, now);
@@ -52,8 +52,8 @@ export async function queueDigests(ctx: PassContext, now: Date): Promise<void> {
   }
 }
 
-async function digestText(ctx: PassContext, now: Date): Promise<{ text: string; summary: string }> {
-  const { gatherDigest } = await import('../dashboard/digest.js');
+async function digestText(ctx: ReadContext, now: Date): Promise<{ text: string; summary: string }> {
+  const { gatherDigest } = await import('../read/digest.js');
   const { digestText: lines, summaryLine } = await import('../core/digest/text.js');
   const { summarize } = await import('../core/digest/summary.js');
   const { localTime } = await import('../core/local-time.js');

@@ -11,10 +11,10 @@ import { readAgent, readSentinel, readSession, readSpec } from '../adapters/stor
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
-import { writeResult } from '../dashboard/result.js';
-import { buildRow, countsStamp } from '../dashboard/rows.js';
 import type { Notifier } from '../notify/queue.js';
-import { observe } from './observe.js';
+import { observe } from '../read/observe.js';
+import { writeResult } from '../read/result.js';
+import { buildRow, countsStamp } from '../read/rows.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 

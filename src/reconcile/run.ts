@@ -11,10 +11,10 @@ import { describeAction } from '../core/supervise/describe.js';
 import { endTimerAt } from '../core/supervise/end-timer.js';
 import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action } from '../core/supervise/types.js';
+import { observeRun } from '../read/observe.js';
 import { act } from './act.js';
 import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
-import { observeRun } from './observe.js';
 
 // One run in a pass: observe → decide → act, and one outcome saying what was done.
 

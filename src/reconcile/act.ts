@@ -68,7 +68,7 @@ export async function act(
       if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
       // The check's verdict as data on the line, for the notification (never read from the reason).
       record(action.kind === 'finish' ? finalVerdict(spec, obs) : {});
-      await finalizeFinished(spec.id, paths, now, ctx.notifier);
+      await finalizeFinished(spec.id, paths, now, ctx.hooks);
       return true;
     }
     case 'watch':

@@ -11,10 +11,10 @@ import { readAgent, readSentinel, readSession, readSpec } from '../adapters/stor
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
-import type { Notifier } from '../notify/queue.js';
 import { observe } from '../read/observe.js';
 import { writeResult } from '../read/result.js';
 import { buildRow, countsStamp } from '../read/rows.js';
+import type { PassHooks } from './hooks.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 
@@ -50,14 +50,14 @@ export interface Finalized {
  * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
  * process group, its wake timer, its backend's session), then write its status summary and move it to
  * the finished index, out of every later pass. Null for live runs.
- * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
+ * `hooks` is required (undefined when there are no targets): a caller that summarizes a run
  * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
 export async function finalizeFinished(
   id: string,
   paths: RunPaths,
   now: Date,
-  notifier: Notifier | undefined,
+  hooks: PassHooks | undefined,
   opts: FinalizeOptions = {},
 ): Promise<Finalized | null> {
   const sentinel = readSentinel(paths);
@@ -87,7 +87,7 @@ export async function finalizeFinished(
   await removeSession(wrapper);
   // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
   // the launch environment's values they need. If that fails, the next pass finalizes it again.
-  if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
+  if (hooks && !(await hooks.afterRun(id, paths))) return { stopped, settled: true, summarized: false };
   // The captured environment holds credentials; a finished run needs them no more.
   rmSync(paths.agentEnv, { force: true });
   removeRunVars(dirname(paths.workspace), id);

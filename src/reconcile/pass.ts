@@ -12,6 +12,7 @@ import type { Settings } from '../core/config/settings.js';
 import { describeIoError } from '../core/io-error.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
+import { passHooks } from './hooks.js';
 import { serveRequests, type PassResult } from './requests.js';
 import { RECHECK, reconcileRun, type Outcome } from './run.js';
 
@@ -54,16 +55,8 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
   if (!usableRunsRoot(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
   // Notifications cost a pass nothing (not even loading their code) without targets. Without
   // them the outbox is not touched either: nothing in it is sent (status and doctor say so).
-  const notify =
-    opts.dryRun || settings.notify.length === 0
-      ? null
-      : {
-          ...(await import('../notify/queue.js')),
-          ...(await import('../notify/dispatch.js')),
-          ...(await import('../notify/digest.js')),
-        };
-  const notifier = notify?.makeNotifier(settings, io);
-  const ctx: PassContext = { root, settings, io, lockLost: false, notifier, dryRun: !!opts.dryRun };
+  const hooks = opts.dryRun ? undefined : await passHooks(settings, io);
+  const ctx: PassContext = { root, settings, io, lockLost: false, hooks, dryRun: !!opts.dryRun };
   const started = Date.now();
   let release: (() => Promise<void>) | null = null;
   try {
@@ -92,9 +85,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
   try {
     try {
       ids = await rounds();
-      // The morning digest, once a day per target that subscribes to it, after its local time.
-      if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
-      if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
+      if (!ctx.lockLost) hooks?.afterRuns(io.now());
       if (!opts.dryRun && !ctx.lockLost) sweepLeftovers(root, ids, io.now());
     } catch (err) {
       failure = err;
@@ -108,9 +99,11 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
   } finally {
     await release?.();
   }
-  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
-  // earlier pass are sent to the configured target of their id only.
-  if (notify) await notify.dispatchDue(root, io.env, io.now());
+  // After the lock is free: a slow digest or target never holds up the next pass.
+  if (hooks) {
+    ctx.views = undefined; // the runs as they are now, not as the last round saw them
+    await hooks.afterUnlock(ctx, io.now());
+  }
   return { ran: true, outcomes };
 
   async function rounds(): Promise<string[]> {

@@ -1,12 +1,5 @@
-import {
-  claimDay,
-  createDelivery,
-  dayClaimed,
-  hasDelivery,
-  readSavedVars,
-  saveVars,
-  unclaimDay,
-} from '../adapters/outbox.js';
+import { claimDay, dayClaimed, unclaimDay } from '../adapters/digest-days.js';
+import { createDelivery, hasDelivery, readSavedVars, saveVars } from '../adapters/outbox.js';
 import type { Settings } from '../core/config/settings.js';
 import { deliveryKey, newDelivery } from '../core/notify/delivery.js';
 import { DIGEST_RUN, digestDue, digestEvent } from '../core/notify/digest.js';

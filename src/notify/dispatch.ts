@@ -1,16 +1,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { claimedDays, unclaimDay } from '../adapters/digest-days.js';
 import { readOffset } from '../adapters/events-log.js';
 import { exists } from '../adapters/files.js';
-import {
-  claimedDays,
-  listOutbox,
-  readClaim,
-  readDelivery,
-  removeDelivery,
-  unclaimDay,
-} from '../adapters/outbox.js';
+import { listOutbox, readClaim, readDelivery, removeDelivery } from '../adapters/outbox.js';
 import { isAlive } from '../adapters/processes.js';
 import { isDue, parseKey, removable } from '../core/notify/delivery.js';
 import { dayOf, DIGEST_RUN } from '../core/notify/digest.js';

@@ -11,7 +11,8 @@ import { parseSince } from '../core/digest/window.js';
 import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { safeLine } from '../core/text.js';
-import { defaultPage, gatherDigest, writePage } from '../dashboard/digest.js';
+import { defaultPage, writePage } from '../dashboard/page.js';
+import { gatherDigest } from '../read/digest.js';
 
 // `overnight digest [--since 24h] [--html <file>] [--open]`: the morning digest, as text or a page.
 

@@ -28,7 +28,7 @@ import { scheduleNames } from '../core/schedule/cron.js';
 import { parseScheduleMarker } from '../core/schedule/marker.js';
 import { safeLine } from '../core/text.js';
 import { notifyFacts } from '../notify/doctor-facts.js';
-import { outboxWarnings } from '../notify/warnings.js';
+import { outboxWarnings } from '../read/notify-warnings.js';
 import { isDefaultRoot } from '../schedule/values.js';
 
 // `overnight doctor`: what would break tonight, one line per check with its fix. With

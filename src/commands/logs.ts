@@ -8,8 +8,8 @@ import { UsageError } from '../core/errors.js';
 import { localTime } from '../core/local-time.js';
 import { runPaths } from '../core/run/paths.js';
 import { safeText } from '../core/text.js';
-import { logNotes } from '../dashboard/story.js';
 import { follow, LogPrinter, printAll, printTail } from '../logs/show.js';
+import { logNotes } from '../read/story.js';
 
 export interface LogsOptions {
   follow?: boolean;

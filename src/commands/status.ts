@@ -7,8 +7,8 @@ import { runDetails } from '../core/status/details.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
 import { safeJson, safeLine, safeText } from '../core/text.js';
-import type { StatusRow } from '../dashboard/rows.js';
 import { quietlyFinished, statusView } from '../dashboard/status-view.js';
+import type { StatusRow } from '../read/rows.js';
 
 // `overnight status [run]`: the morning dashboard, or one run with the story of its night. What
 // it shows is gathered in dashboard/status-view.ts; this prints it.

@@ -1,7 +1,7 @@
 import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { listRunIds } from '../adapters/store.js';
 import { FinishedPicker, type RunFilter } from '../core/run/run-index.js';
-import type { StatusRow } from './rows.js';
+import type { StatusRow } from '../read/rows.js';
 
 // Which runs status reads: every live run and the finished runs of its window, from the runs
 // root's indexes, so an old finished run is never opened.

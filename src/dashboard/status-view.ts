@@ -18,12 +18,12 @@ import type { FindingFile } from '../core/status/story-text.js';
 import { passFailure, supervisionWarning } from '../core/status/supervision.js';
 import { causeOf } from '../core/supervise/legacy-cause.js';
 import { isLive } from '../core/supervise/live-states.js';
-import { digestWarnings, outboxWarnings } from '../notify/warnings.js';
-import { collectRows } from './collect.js';
+import { collectRows } from '../read/collect.js';
+import { digestWarnings, outboxWarnings } from '../read/notify-warnings.js';
+import type { StatusRow } from '../read/rows.js';
+import { newestFindings, readStory, type Story } from '../read/story.js';
 import { byRows, pickRuns, type Picked } from './pick.js';
 import { branchDetails, withCommits } from './repo.js';
-import type { StatusRow } from './rows.js';
-import { newestFindings, readStory, type Story } from './story.js';
 
 // What `overnight status [run]` shows, gathered: the rows, the warnings under them, the exit code
 // of --check and, with one run named, its story. commands/status.ts only prints it.

@@ -1,14 +1,15 @@
+import { claimDay, dayClaimed, unclaimDay } from '../adapters/digest-days.js';
 import { createDelivery, hasDelivery, readSavedVars, saveVars } from '../adapters/outbox.js';
 import type { Settings } from '../core/config/settings.js';
 import { deliveryKey, newDelivery } from '../core/notify/delivery.js';
 import { DIGEST_RUN, digestDue, digestEvent } from '../core/notify/digest.js';
 import { DESKTOP_VARS } from '../core/notify/format.js';
 import { varsOf, type NotifyTarget } from '../core/notify/targets.js';
-import type { PassContext } from '../reconcile/context.js';
+import type { ReadContext } from '../read/context.js';
 import { policyOf } from './queue.js';
 
 // The morning digest by notification: the first pass after a target's `at:` queues the day's
-// digest for it, one delivery per day and target (created once: its key names the day), which
+// digest for it, one delivery per day and target (created once: its day is claimed first), which
 // the sender delivers like any notice, with its retries and warnings. A day without runs gets the
 // digest all the same ("No run ended or changed in the last 24h"): proof the supervisor runs.
 
@@ -22,28 +23,40 @@ const subscribed = (targets: readonly NotifyTarget[]) =>
 const namesOf = (t: NotifyTarget) => [...varsOf(t), ...(t.kind === 'desktop' ? DESKTOP_VARS : [])];
 
 /**
- * Under the pass lock. Costs a pass one stat per digest target until one is due; the digest is
- * gathered only then. Never throws: a digest that cannot be queued is tried by the next pass.
+ * After the pass lock (gathering reads every run of the day, and may take a while). Costs a pass
+ * one stat or two per digest target until one is due; the digest is gathered only then. Once a
+ * day per target, whatever passes run at once: the day is claimed (claimDay) before its delivery
+ * is made, and a claimed day is never queued again. Never throws: a digest that cannot be queued
+ * is tried by the next pass.
  */
-export async function queueDigests(ctx: PassContext, now: Date): Promise<void> {
+export async function queueDigests(ctx: ReadContext, now: Date): Promise<void> {
   const root = ctx.root;
   const due = subscribed(ctx.settings.notify).flatMap((t) => {
     const day = digestDue(t.at, now);
-    return day !== null && !hasDelivery(root, deliveryKey(DIGEST_RUN, day, t.id)) ? [{ t, day }] : [];
+    if (day === null) return [];
+    const key = deliveryKey(DIGEST_RUN, day, t.id);
+    return hasDelivery(root, key) || dayClaimed(root, key) ? [] : [{ t, day, key }];
   });
   if (due.length === 0) return;
   try {
     const { text, summary } = await digestText(ctx, now);
     // `${NAME}` from the environment of the newest launch (a pass from cron has none of it), else the pass's.
     const saved = readSavedVars(root);
-    for (const { t, day } of due) {
+    for (const { t, day, key } of due) {
       const vars: Record<string, string> = {};
       for (const n of namesOf(t)) {
         const v = saved[n] ?? ctx.io.env[n];
         if (v !== undefined) vars[n] = v;
       }
+      // Another pass gathered it meanwhile and queued it first.
+      if (!claimDay(root, key)) continue;
       const event = digestEvent(day, now, root, text, summary);
-      createDelivery(root, newDelivery(event, day, t, vars, policyOf(ctx.settings), now));
+      try {
+        createDelivery(root, newDelivery(event, day, t, vars, policyOf(ctx.settings), now));
+      } catch (err) {
+        unclaimDay(root, key);
+        throw err;
+      }
     }
   } catch (err) {
     ctx.io.stderr(
@@ -52,8 +65,8 @@ export async function queueDigests(ctx: PassContext, now: Date): Promise<void> {
   }
 }
 
-async function digestText(ctx: PassContext, now: Date): Promise<{ text: string; summary: string }> {
-  const { gatherDigest } = await import('../dashboard/digest.js');
+async function digestText(ctx: ReadContext, now: Date): Promise<{ text: string; summary: string }> {
+  const { gatherDigest } = await import('../read/digest.js');
   const { digestText: lines, summaryLine } = await import('../core/digest/text.js');
   const { summarize } = await import('../core/digest/summary.js');
   const { localTime } = await import('../core/local-time.js');

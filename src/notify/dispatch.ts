@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { claimedDays, unclaimDay } from '../adapters/digest-days.js';
 import { readOffset } from '../adapters/events-log.js';
 import { exists } from '../adapters/files.js';
 import { listOutbox, readClaim, readDelivery, removeDelivery } from '../adapters/outbox.js';
 import { isAlive } from '../adapters/processes.js';
-import { isDue, removable } from '../core/notify/delivery.js';
+import { isDue, parseKey, removable } from '../core/notify/delivery.js';
 import { dayOf, DIGEST_RUN } from '../core/notify/digest.js';
 import { runPaths } from '../core/run/paths.js';
 
@@ -38,6 +39,12 @@ export function tidyOutbox(root: string, now: Date): void {
       const scannedTo =
         d.run === DIGEST_RUN ? dayOf(now) : exists(paths.state) ? readOffset(paths.notifyOffset) : null;
       if (removable(d, scannedTo, now)) removeDelivery(root, key, claims.get(key) ?? 0);
+    }
+    // A day's claim outlives its digest's delivery by a day at least (a gathering may outlast midnight).
+    const before = dayOf(new Date(now.getTime() - 2 * 24 * 3600_000));
+    for (const key of claimedDays(root)) {
+      const day = parseKey(key)?.offset;
+      if (day !== undefined && day < before) unclaimDay(root, key);
     }
   } catch {
     // Tidying is for later passes too; it never fails this one.

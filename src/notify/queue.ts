@@ -22,7 +22,7 @@ import type { RunPaths } from '../core/run/paths.js';
 /** A pass reads at most this much of a log at once; the rest waits for the next pass. */
 const MAX_SCAN_BYTES = 1024 * 1024;
 
-export interface Notifier {
+interface Notifier {
   /**
    * Queues the run's new transitions; false when that failed (a full disk), and then a finished
    * run must not be forgotten yet: the next pass tries again. Never throws.
@@ -35,9 +35,8 @@ export function policyOf(settings: Settings): Policy {
   return { timeout: settings.notifyTimeout, tries: settings.notifyTries, backoff: settings.notifyBackoff };
 }
 
-/** Undefined when no target is configured: then a pass does nothing about notifications at all. */
-export function makeNotifier(settings: Settings, io: Io): Notifier | undefined {
-  if (settings.notify.length === 0) return undefined;
+/** The pass's queueing of each run's transitions (reconcile/hooks.ts, when a target is configured). */
+export function makeNotifier(settings: Settings, io: Io): Notifier {
   const policy = policyOf(settings);
   const warned = new Set<string>();
   return {

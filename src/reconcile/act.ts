@@ -1,17 +1,4 @@
-import { removeSession, startSession, stopAgent, wrapperOf } from '../adapters/agent.js';
-import { checkOutput, startCheck, stopCheck } from '../adapters/check.js';
-import { writeFileAtomic } from '../adapters/files.js';
 import { stopGraceOf } from '../adapters/processes.js';
-import {
-  appendEvent,
-  markStale,
-  readSentinel,
-  readSessionLogs,
-  writeSentinel,
-  writeSpec,
-} from '../adapters/store.js';
-import { archiveTranscript } from '../adapters/transcript.js';
-import { armWakeTimer } from '../adapters/wake-timer.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
@@ -19,8 +6,8 @@ import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
 import { fixPrompt } from '../core/verify/fix.js';
 import { synthesisNote, verdictLine, verifyResult } from '../core/verify/verdict.js';
+import { REAL_ACT_DEPS, type ActDeps } from './act-deps.js';
 import type { PassContext } from './context.js';
-import { finalizeFinished } from './finalize.js';
 
 // Act: carry out decide's action through the adapters, and record what was done.
 
@@ -32,13 +19,15 @@ export async function act(
   action: Action,
   ctx: PassContext,
   now: Date,
+  deps: ActDeps = REAL_ACT_DEPS,
 ): Promise<boolean> {
+  const { sessions, checks, store } = deps;
   const from = stateOf(obs);
   if (ctx.lockLost && action.kind !== 'none')
     throw new Error('the reconcile lock was lost; left for the next pass');
   const to = stateAfter(action, from);
   const record = (details: Record<string, unknown> = {}) =>
-    appendEvent(paths, now, {
+    store.append(paths, now, {
       from,
       to,
       action: action.kind,
@@ -53,7 +42,7 @@ export async function act(
     case 'none':
       return false;
     case 'wait': {
-      const armed = await armWakeTimer(spec, paths, action.until, now, ctx.io.env);
+      const armed = await deps.armWake(spec, paths, action.until, now, ctx.io.env);
       const resets = action.resetsAt ? { resetsAt: action.resetsAt.toISOString() } : {};
       // `late`: the report waits for a limit that lifts after the synthesis budget (a notice of its own).
       const late = action.late ? { late: true } : {};
@@ -63,37 +52,37 @@ export async function act(
     case 'cleanup':
     case 'finish': {
       if (action.kind === 'cleanup' || action.stopAgent)
-        await stopAgent(wrapperOf(spec, paths), session, grace);
-      await removeSession(wrapperOf(spec, paths));
-      if (action.kind === 'finish') writeSentinel(paths, action.sentinel, action.reason, action.cause);
+        await sessions.stopAgent(spec, paths, session, grace);
+      await sessions.remove(spec, paths);
+      if (action.kind === 'finish') store.writeSentinel(paths, action.sentinel, action.reason, action.cause);
       // The check's verdict as data on the line, for the notification (never read from the reason).
       record(action.kind === 'finish' ? finalVerdict(spec, obs) : {});
-      await finalizeFinished(spec.id, paths, now, ctx.notifier);
+      await deps.finalize(spec.id, paths, now, ctx.hooks);
       return true;
     }
     case 'watch':
-      if (session) markStale(paths, session.n, now);
+      if (session) store.markStale(paths, session.n, now);
       record();
       return true;
     case 'interrupt': {
       // Marked first: the session's end is then read as a hang, whatever the signal did.
-      if (action.hung && session) writeFileAtomic(paths.hungFile(session.n), `${now.toISOString()}\n`);
+      if (action.hung && session) store.markHung(paths, session.n, now);
       const hung = action.hung ? { hung: true } : {};
-      record({ signal: await stopAgent(wrapperOf(spec, paths), session, grace), ...hung });
+      record({ signal: await sessions.stopAgent(spec, paths, session, grace), ...hung });
       return true;
     }
     case 'start':
-      return start(spec, paths, obs, action, ctx, now, record);
+      return start(spec, paths, obs, action, ctx, now, record, deps);
     case 'check': {
       // `stop` may have written a sentinel since this run was observed: nothing starts after it.
-      if (readSentinel(paths)) return false;
+      if (store.readSentinel(paths)) return false;
       const tries = action.again ? (obs.checks?.[action.step]?.tries ?? 1) + 1 : 1;
-      await startCheck(spec, paths, action.step, now, tries);
+      await checks.start(spec, paths, action.step, now, tries);
       record({ step: action.step, tries, ...(action.again ? { again: true } : {}) });
       return true;
     }
     case 'stop-check':
-      await stopCheck(paths, action.step, now);
+      await checks.stop(paths, action.step, now);
       record({ step: action.step });
       return true;
   }
@@ -107,34 +96,35 @@ async function start(
   ctx: PassContext,
   now: Date,
   record: (details: Record<string, unknown>) => void,
+  { sessions, checks, store, newSessionId }: ActDeps,
 ): Promise<boolean> {
   // `stop` may have written a sentinel since this run was observed: never start an agent after it.
-  if (readSentinel(paths)) return false;
+  if (store.readSentinel(paths)) return false;
   const previous = obs.session;
   const ended = previous && !previous.agent.running ? previous.agent : null;
   // Resumed sessions must carry the run's conversation; one that silently started anew is
   // recorded (status shows it) and the next start resumes the run's own conversation again.
   const wrong = previous && ended ? wrongConversation(spec, previous, ended.conversation) : null;
-  if (wrong) appendEvent(paths, now, { action: 'wrong-conversation', ...wrong });
+  if (wrong) store.append(paths, now, { action: 'wrong-conversation', ...wrong });
   // The log is read only when something here needs it (a full model name is never re-pinned).
-  let logs: ReturnType<typeof readSessionLogs> | undefined;
-  const sessionLogs = () => (logs ??= readSessionLogs(paths));
+  let logs: ReturnType<typeof store.readSessionLogs> | undefined;
+  const sessionLogs = () => (logs ??= store.readSessionLogs(paths));
   let next = spec;
   const model = mayPin(spec.model) ? modelToPin(spec.model, sessionLogs()) : null;
   if (model) {
     next = { ...next, model };
-    await writeSpec(paths, next);
-    appendEvent(paths, now, { action: 'pin-model', model, was: spec.model });
+    await store.writeSpec(paths, next);
+    store.append(paths, now, { action: 'pin-model', model, was: spec.model });
   }
   let handover: { lastResult: string | null } | undefined;
   if (action.fresh) {
     // A new conversation: the old transcript is archived (moved, never deleted), run.yaml records
     // the new session id, and the new session is handed the last words of the old one.
-    const archived = archiveTranscript(paths, agentCwd(next, paths), next.sessionId, ctx.io.env);
+    const archived = store.archiveTranscript(paths, agentCwd(next, paths), next.sessionId, ctx.io.env);
     const old = next.sessionId;
-    next = { ...next, sessionId: crypto.randomUUID() };
-    await writeSpec(paths, next);
-    appendEvent(paths, now, {
+    next = { ...next, sessionId: newSessionId() };
+    await store.writeSpec(paths, next);
+    store.append(paths, now, {
       action: 'fresh-session',
       previous: old,
       conversation: next.sessionId,
@@ -142,7 +132,7 @@ async function start(
     });
     handover = { lastResult: lastWords(sessionLogs()) };
   }
-  const session = await startSession({
+  const session = await sessions.start({
     spec: next,
     paths,
     mode: action.mode,
@@ -155,7 +145,7 @@ async function start(
     handover,
     again: action.again,
     deadline: action.deadline,
-    ...checkNote(spec, paths, obs, action),
+    ...checkNote(spec, paths, obs, action, checks.output),
   });
   const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
   const again = action.again ? { again: true } : {};
@@ -172,6 +162,7 @@ function checkNote(
   paths: RunPaths,
   obs: Observation,
   action: Extract<Action, { kind: 'start' }>,
+  checkOutput: ActDeps['checks']['output'],
 ): { note?: string } {
   if (!spec.verify) return {};
   const checks = obs.checks ?? {};

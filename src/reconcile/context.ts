@@ -1,41 +1,11 @@
-import { backendOf, type SessionView } from '../adapters/backend/index.js';
-import type { Io } from '../app/io.js';
-import type { Settings } from '../core/config/settings.js';
-import type { RunPaths } from '../core/run/paths.js';
-import type { RunSpec } from '../core/run/types.js';
-import type { Notifier } from '../notify/queue.js';
+import type { ReadContext } from '../read/context.js';
+import type { PassHooks } from './hooks.js';
 
-// What one pass (or one status) shares across runs: settings, output, and each backend asked once.
+// What one pass shares across runs: what reading them needs, and the pass's own state.
 
-export interface PassContext {
-  root: string;
-  settings: Settings;
-  io: Io;
-  /** A dry run: nothing is written, not even a derived file such as a stream index. */
-  dryRun?: boolean;
+export interface PassContext extends ReadContext {
   /** Set when another pass reclaimed the lock: from then on this one starts and finishes nothing. */
   lockLost?: boolean;
-  /**
-   * Each backend that lists (tmux, per server) is asked once per pass, and only if some run needs
-   * it; forget them with `ctx.views = undefined` (a round may have started sessions).
-   */
-  views?: Map<string, Promise<Map<string, SessionView>>>;
-  /** Queues each run's new transitions for the notification targets; absent when there are none. */
-  notifier?: Notifier;
-}
-
-/** The run's session as its backend sees it (a listing backend asked once per pass). */
-export async function viewOf(ctx: PassContext, spec: RunSpec, paths: RunPaths): Promise<SessionView> {
-  const backend = backendOf(spec, paths);
-  const key = backend.listKey;
-  if (key === null) return backend.observe({ id: spec.id, paths });
-  ctx.views ??= new Map();
-  let views = ctx.views.get(key);
-  if (!views) {
-    views = backend.list();
-    // A listing that failed is asked again by the next run that needs it, not kept for the pass.
-    views.catch(() => ctx.views?.delete(key));
-    ctx.views.set(key, views);
-  }
-  return (await views).get(backend.sessionName(spec.id)) ?? { alive: false, where: null };
+  /** The notifications' side of the pass; absent when no target is configured (or a dry run). */
+  hooks?: PassHooks;
 }

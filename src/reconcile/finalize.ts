@@ -1,20 +1,9 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-
-import { removeSession, stopAgent, wrapperOf, wrapperRunning, type WrapperRef } from '../adapters/agent.js';
-import { anyBackend } from '../adapters/backend/index.js';
-import { readText, writeFileAtomic } from '../adapters/files.js';
-import { removeRunVars } from '../adapters/outbox.js';
-import { endLeftoverGroup, isAlive, stopGraceOf } from '../adapters/processes.js';
-import { markFinished } from '../adapters/run-index.js';
-import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
-import { cancelWakeTimer } from '../adapters/wake-timer.js';
+import type { WrapperRef } from '../adapters/agent.js';
+import { stopGraceOf } from '../adapters/processes.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
-import { writeResult } from '../dashboard/result.js';
-import { buildRow, countsStamp } from '../dashboard/rows.js';
-import type { Notifier } from '../notify/queue.js';
-import { observe } from './observe.js';
+import { REAL_FINALIZE_DEPS, type FinalizeDeps } from './finalize-deps.js';
+import type { PassHooks } from './hooks.js';
 
 // Finalize: a finished run is made free of agents, then summarized once for every later reader.
 
@@ -50,34 +39,36 @@ export interface Finalized {
  * A run with a sentinel whose agents are not yet verified gone: stop what is left (the agent's
  * process group, its wake timer, its backend's session), then write its status summary and move it to
  * the finished index, out of every later pass. Null for live runs.
- * `notifier` is required (undefined when there are no targets): a caller that summarizes a run
+ * `hooks` is required (undefined when there are no targets): a caller that summarizes a run
  * without queueing its last transitions would lose its DONE or FAILED notice for good.
  */
 export async function finalizeFinished(
   id: string,
   paths: RunPaths,
   now: Date,
-  notifier: Notifier | undefined,
+  hooks: PassHooks | undefined,
   opts: FinalizeOptions = {},
+  deps: FinalizeDeps = REAL_FINALIZE_DEPS,
 ): Promise<Finalized | null> {
-  const sentinel = readSentinel(paths);
+  const { store, sessions, clock } = deps;
+  const sentinel = store.readSentinel(paths);
   if (!sentinel) return null;
   let spec: RunSpec | null = null;
   try {
-    spec = await readSpec(paths);
+    spec = await store.readSpec(paths);
   } catch {
     // A corrupt run.yaml does not stop the cleanup: every backend it may have run on is asked.
   }
-  const wrapper = spec ? wrapperOf(spec, paths) : { backend: anyBackend(paths), ref: { id, paths } };
-  await cancelWakeTimer(paths);
-  const deadline = Date.now() + (opts.waitMs ?? 0);
+  const wrapper = sessions.wrapper(spec, id, paths);
+  await deps.cancelWakeTimer(paths);
+  const deadline = clock.now() + (opts.waitMs ?? 0);
   let stopped = false;
   let cancelled = false;
   for (;;) {
-    const session = readSession(paths);
+    const session = store.readSession(paths);
     const grace = spec ? stopGraceOf(spec.limits.stopGrace) : undefined;
-    if ((await stopAgent(wrapper, session, grace)) !== 'gone') stopped = true;
-    if (await settled(paths, session, wrapper)) break;
+    if ((await sessions.stopAgent(wrapper, session, grace)) !== 'gone') stopped = true;
+    if (await settled(paths, session, wrapper, deps)) break;
     // A scheduler's job that is not running (requeued after its node was lost, pending) has no
     // agent to interrupt, yet could run again: cancelled, it never will, and Slurm ends whatever
     // of it is left on the lost node if that comes back.
@@ -87,31 +78,24 @@ export async function finalizeFinished(
       (await wrapper.backend.observe(wrapper.ref)).job?.outcome.kind === 'pending'
     ) {
       cancelled = true;
-      await removeSession(wrapper);
+      await sessions.remove(wrapper);
       continue;
     }
     // Not yet: the next pass looks again (the run stays live until its last session is settled).
-    if (Date.now() >= deadline) return { stopped, settled: false, summarized: false };
-    await new Promise((r) => setTimeout(r, 100));
+    if (clock.now() >= deadline) return { stopped, settled: false, summarized: false };
+    await clock.sleep(100);
   }
   // A caller that waits also sees the wrapper out (it records the end, then leaves).
-  while (Date.now() < deadline && (await wrapperRunning(wrapper)))
-    await new Promise((r) => setTimeout(r, 100));
-  await removeSession(wrapper);
+  while (clock.now() < deadline && (await sessions.running(wrapper))) await clock.sleep(100);
+  await sessions.remove(wrapper);
   // Later passes skip a summarized run: its last transitions (DONE, FAILED) are queued first, with
   // the launch environment's values they need. If that fails, the next pass finalizes it again.
-  if (notifier && !(await notifier.queue(id, paths))) return { stopped, settled: true, summarized: false };
+  if (hooks && !(await hooks.afterRun(id, paths))) return { stopped, settled: true, summarized: false };
   // The captured environment holds credentials; a finished run needs them no more.
-  rmSync(paths.agentEnv, { force: true });
-  removeRunVars(dirname(paths.workspace), id);
-  if (spec) {
-    const obs = await observe(paths, spec, async () => false, process.env, now);
-    const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
-    writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
-    await writeResult(summary, paths);
-  }
+  deps.forgetSecrets(id, paths);
+  if (spec) await deps.summarize(id, paths, spec, now);
   const state = sentinel.kind === 'DONE' ? 'done' : 'failed';
-  markFinished(dirname(paths.workspace), { id, finishedAt: now, state });
+  deps.markFinished(paths, { id, finishedAt: now, state });
   return { stopped, settled: true, summarized: true };
 }
 
@@ -124,18 +108,19 @@ async function settled(
   paths: RunPaths,
   session: SessionRecord | null,
   wrapper: WrapperRef,
+  { store, sessions, processes }: FinalizeDeps,
 ): Promise<boolean> {
-  const agent = session ? readAgent(paths, session) : null;
-  if (!session || readText(paths.exitFile(session.n)) !== null) {
-    if (agent) endLeftoverGroup(agent.pid, agent.startTime);
+  const agent = session ? store.readAgent(paths, session) : null;
+  if (!session || store.exitRecorded(paths, session.n)) {
+    if (agent) processes.endLeftoverGroup(agent.pid, agent.startTime);
     return true;
   }
   // Another node's pid means nothing here: the scheduler says whether the session's job may run.
-  if (agent && wrapper.backend.remote) return !(await wrapperRunning(wrapper));
+  if (agent && wrapper.backend.remote) return !(await sessions.running(wrapper));
   if (agent) {
-    const gone = !(await isAlive(agent.pid, agent.startTime));
-    if (gone) endLeftoverGroup(agent.pid, agent.startTime);
+    const gone = !(await processes.isAlive(agent.pid, agent.startTime));
+    if (gone) processes.endLeftoverGroup(agent.pid, agent.startTime);
     return gone;
   }
-  return !(await wrapperRunning(wrapper));
+  return !(await sessions.running(wrapper));
 }

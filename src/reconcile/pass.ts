@@ -1,19 +1,11 @@
-import { rmSync } from 'node:fs';
-
-import { exists, writeFileAtomic } from '../adapters/files.js';
-import { tryLock } from '../adapters/lock.js';
-import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
-import { usableRunsRoot } from '../adapters/runs-root.js';
-import { listRunIds } from '../adapters/store.js';
-import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
-import { rootTempDirs, sweepTemps } from '../adapters/temps.js';
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { describeIoError } from '../core/io-error.js';
-import { rootPaths, runPaths } from '../core/run/paths.js';
+import { rootPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
+import { REAL_PASS_DEPS, type PassDeps } from './pass-deps.js';
 import { serveRequests, type PassResult } from './requests.js';
-import { RECHECK, reconcileRun, type Outcome } from './run.js';
+import { RECHECK, type Outcome } from './run.js';
 
 // The pass: one at a time under the runs root's lock; every unfinished run reconciled; rounds
 // while more passes are requested; one exit-race grace; the heartbeat. It prints nothing.
@@ -38,39 +30,36 @@ const EXIT_RACE_MS = 2_000;
 /** Passes requested while one runs are folded into it; this bounds the loop. */
 const MAX_ROUNDS = 5;
 
-export async function runPass(settings: Settings, io: Io, opts: PassOptions = {}): Promise<PassResult> {
-  if (opts.dryRun) return passOnce(settings, io, opts);
-  const marker = rootPaths(settings.runsDir).passRequested;
+export async function runPass(
+  settings: Settings,
+  io: Io,
+  opts: PassOptions = {},
+  deps: PassDeps = REAL_PASS_DEPS,
+): Promise<PassResult> {
+  if (opts.dryRun) return passOnce(settings, io, opts, deps);
   return serveRequests(
-    (again) => passOnce(settings, io, again ? { ...opts, retryLock: 0 } : opts),
-    () => exists(marker),
+    (again) => passOnce(settings, io, again ? { ...opts, retryLock: 0 } : opts, deps),
+    () => deps.root.requested(settings.runsDir),
   );
 }
 
-async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<PassResult> {
+async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: PassDeps): Promise<PassResult> {
   const root = settings.runsDir;
-  const rp = rootPaths(root);
+  const { clock, runs } = deps;
   // A root that is not there yet has no runs; one that cannot be written is said in one line.
-  if (!usableRunsRoot(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
+  if (!deps.root.usable(root, opts.dryRun ? 'read' : 'write')) return { ran: true, outcomes: [] };
   // Notifications cost a pass nothing (not even loading their code) without targets. Without
   // them the outbox is not touched either: nothing in it is sent (status and doctor say so).
-  const notify =
-    opts.dryRun || settings.notify.length === 0
-      ? null
-      : {
-          ...(await import('../notify/queue.js')),
-          ...(await import('../notify/dispatch.js')),
-          ...(await import('../notify/digest.js')),
-        };
-  const notifier = notify?.makeNotifier(settings, io);
-  const ctx: PassContext = { root, settings, io, lockLost: false, notifier, dryRun: !!opts.dryRun };
-  const started = Date.now();
+  const hooks = opts.dryRun ? undefined : await deps.hooks(settings, io);
+  const ctx: PassContext = { root, settings, io, lockLost: false, hooks, dryRun: !!opts.dryRun };
+  const started = clock.now();
+  const beat = (pass: Omit<Beat, 'started'>) => heartbeat(root, io, opts, deps, { started, ...pass });
   let release: (() => Promise<void>) | null = null;
   try {
-    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
+    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0, deps);
   } catch (err) {
     // No lock (a full disk refuses even its directory): still said where status and doctor look.
-    beat(root, io, opts, { started, runs: 0, actions: 0, error: describeIoError(err as Error) });
+    beat({ runs: 0, actions: 0, error: describeIoError(err as Error) });
     throw err;
   }
   if (!opts.dryRun && !release) return { ran: false, outcomes: [] };
@@ -92,76 +81,79 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
   try {
     try {
       ids = await rounds();
-      // The morning digest, once a day per target that subscribes to it, after its local time.
-      if (notify && !ctx.lockLost) await notify.queueDigests(ctx, io.now());
-      if (notify && !ctx.lockLost) notify.tidyOutbox(root, io.now());
-      if (!opts.dryRun && !ctx.lockLost) sweepLeftovers(root, ids, io.now());
+      if (!ctx.lockLost) hooks?.afterRuns(io.now());
+      if (!opts.dryRun && !ctx.lockLost) deps.sweep(root, ids, io.now());
     } catch (err) {
       failure = err;
     }
     if (!opts.dryRun) {
       const actions = outcomes.filter((o) => o.action !== 'none').length;
       const error = failure ? describeIoError(failure as Error) : passError(outcomes);
-      beat(root, io, opts, { started, runs: ids.length, actions, error });
+      beat({ runs: ids.length, actions, error });
     }
     if (failure) throw failure;
   } finally {
     await release?.();
   }
-  // After the lock is free: a slow target never holds up the next pass. Deliveries queued by an
-  // earlier pass are sent to the configured target of their id only.
-  if (notify) await notify.dispatchDue(root, io.env, io.now());
+  // After the lock is free: a slow digest or target never holds up the next pass.
+  if (hooks) {
+    ctx.views = undefined; // the runs as they are now, not as the last round saw them
+    await hooks.afterUnlock(ctx, io.now());
+  }
   return { ran: true, outcomes };
 
   async function rounds(): Promise<string[]> {
     let ids: string[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (!opts.dryRun) rmSync(rp.passRequested, { force: true });
+      if (!opts.dryRun) deps.root.clearRequest(root);
       // Only live runs: a finished run costs a pass nothing. A dry run leaves the index alone.
-      ids = opts.dryRun ? (liveRunIds(root) ?? listRunIds(root)) : ensureRunIndex(root);
+      ids = opts.dryRun ? runs.peek(root) : runs.live(root);
       ctx.views = undefined; // read the backends afresh each round: the last one may have started sessions
       const later: string[] = [];
       for (const id of ids) {
-        const result = await reconcileRun(id, ctx, runOpts);
+        const result = await runs.reconcile(id, ctx, runOpts);
         if (result === RECHECK) later.push(id);
         else record(result);
       }
       // One grace for every run caught in the exit race (after a reboot, that is all of them).
       if (later.length > 0) {
-        await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+        await clock.sleep(EXIT_RACE_MS);
         ctx.views = undefined;
         for (const id of later) {
-          const result = await reconcileRun(id, ctx, { ...runOpts, afterGrace: true });
+          const result = await runs.reconcile(id, ctx, { ...runOpts, afterGrace: true });
           if (result !== RECHECK) record(result);
         }
       }
-      if (opts.dryRun || !exists(rp.passRequested)) break;
+      if (opts.dryRun || !deps.root.requested(root)) break;
     }
     return ids;
   }
 }
 
-/** Temp files of killed writers: in the root, its dot-dirs, and the records of the runs looked at. */
-function sweepLeftovers(root: string, ids: readonly string[], now: Date): void {
-  for (const dir of rootTempDirs(root)) sweepTemps(dir, now);
-  for (const id of ids) sweepTemps(runPaths(root, id).state, now);
+interface Beat {
+  started: number;
+  runs: number;
+  actions: number;
+  error: string | null;
 }
 
 /** The heartbeat: when this pass ran, what it found, and since when passes fail, if they do. */
-function beat(
-  root: string,
-  io: Io,
-  opts: PassOptions,
-  pass: { started: number; runs: number; actions: number; error: string | null },
-): void {
+function heartbeat(root: string, io: Io, opts: PassOptions, deps: PassDeps, pass: Beat): void {
   const at = io.now();
-  const previous = readHeartbeat(root);
+  const previous = deps.heartbeat.read(root);
   // scheduledAt proves that the installed schedule fires; passes started by an agent's exit or by
   // hand must not fake it.
   const scheduledAt = opts.scheduled ? at : (previous?.scheduledAt ?? null);
   const failing = pass.error ? { lastError: pass.error, failingSince: previous?.failingSince ?? at } : {};
-  const durationMs = Date.now() - pass.started;
-  writeHeartbeat(root, { at, scheduledAt, durationMs, runs: pass.runs, actions: pass.actions, ...failing });
+  const durationMs = deps.clock.now() - pass.started;
+  deps.heartbeat.write(root, {
+    at,
+    scheduledAt,
+    durationMs,
+    runs: pass.runs,
+    actions: pass.actions,
+    ...failing,
+  });
 }
 
 /**
@@ -176,7 +168,11 @@ function passError(outcomes: readonly Outcome[]): string | null {
 }
 
 /** The pass lock; null when another pass holds it (after leaving it a request to run again). */
-async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promise<void>) | null> {
+async function acquire(
+  ctx: PassContext,
+  retryMs: number,
+  { root, clock }: PassDeps,
+): Promise<(() => Promise<void>) | null> {
   const rp = rootPaths(ctx.root);
   const onLost = (err: Error) => {
     ctx.lockLost = true;
@@ -184,14 +180,14 @@ async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promis
       `warning: the reconcile lock was lost (${err.message}); this pass starts and finishes nothing more`,
     );
   };
-  let release = await tryLock(rp.lock, onLost);
+  let release = await root.lock(rp.lock, onLost);
   // The request is written before each try: a holder that refuses this try lets go after the
   // request exists, and looks for it once free (runPass), so no request is lost.
-  for (const deadline = Date.now() + retryMs; !release;) {
-    writeFileAtomic(rp.passRequested, `${ctx.io.now().toISOString()}\n`);
-    release = await tryLock(rp.lock, onLost);
-    if (release || Date.now() >= deadline) break;
-    await new Promise((r) => setTimeout(r, 200));
+  for (const deadline = clock.now() + retryMs; !release;) {
+    root.request(ctx.root, ctx.io.now());
+    release = await root.lock(rp.lock, onLost);
+    if (release || clock.now() >= deadline) break;
+    await clock.sleep(200);
   }
   return release;
 }
@@ -206,11 +202,11 @@ export async function reconcileOne(
   onOutcome: (outcome: Outcome) => void,
 ): Promise<void> {
   const opts = { dryRun: false, everyOutcome: true, afterGrace: false, progress: onOutcome };
-  let result = await reconcileRun(id, ctx, opts);
+  let result = await REAL_PASS_DEPS.runs.reconcile(id, ctx, opts);
   if (result === RECHECK) {
-    await new Promise((r) => setTimeout(r, EXIT_RACE_MS));
+    await REAL_PASS_DEPS.clock.sleep(EXIT_RACE_MS);
     ctx.views = undefined;
-    result = await reconcileRun(id, ctx, { ...opts, afterGrace: true });
+    result = await REAL_PASS_DEPS.runs.reconcile(id, ctx, { ...opts, afterGrace: true });
   }
   if (result && result !== RECHECK) onOutcome(result);
 }

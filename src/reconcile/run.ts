@@ -11,10 +11,10 @@ import { describeAction } from '../core/supervise/describe.js';
 import { endTimerAt } from '../core/supervise/end-timer.js';
 import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action } from '../core/supervise/types.js';
+import { observeRun } from '../read/observe.js';
 import { act } from './act.js';
 import type { PassContext } from './context.js';
 import { finalizeFinished } from './finalize.js';
-import { observeRun } from './observe.js';
 
 // One run in a pass: observe → decide → act, and one outcome saying what was done.
 
@@ -57,7 +57,7 @@ export async function reconcileRun(
   if (unsafe) return { id, action: 'skipped', message: `skipped: ${unsafe}` };
   const clock = lazyLocalTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.notifier)) !== null)
+    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.hooks)) !== null)
       return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
@@ -88,6 +88,6 @@ export async function reconcileRun(
     return { id, action: 'error', message: `error: ${describeIoError(err as Error)}` };
   } finally {
     // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
-    if (!opts.dryRun && !ctx.lockLost) await ctx.notifier?.queue(id, paths);
+    if (!opts.dryRun && !ctx.lockLost) await ctx.hooks?.afterRun(id, paths);
   }
 }

@@ -10,7 +10,7 @@ import type { AnsweredQuestion } from '../core/run/continuation.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords } from '../core/supervise/next-session.js';
-import { countFindings } from '../dashboard/rows.js';
+import { countFindings } from '../read/rows.js';
 
 // What a finished run leaves for the night after: its questions and the person's answers, its
 // findings and report, its last words, and whether its conversation can be resumed. Read only:

@@ -18,8 +18,8 @@ import { serializeContinuation, type Continuation, type ContinuedBy } from '../c
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
-import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
+import { passHooks } from '../reconcile/hooks.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
 import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
@@ -80,7 +80,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
           `stay one line: continue that one instead (${hint(io, `continue ${link.id}`)})`,
       );
     // Its agents verified gone and its summary written, as any finished run's (archived ones are).
-    if (!from.archived) await finalizeFinished(from.id, old, now, makeNotifier(settings, io));
+    if (!from.archived) await finalizeFinished(from.id, old, now, await passHooks(settings, io));
     const left = whatWasLeft(old, earlier);
     const limits = limitsOf(settings);
     const conversation = resumable(old, earlier, configDirOf(io.env), limits.maxTranscript);

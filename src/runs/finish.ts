@@ -9,7 +9,7 @@ import { formatDuration } from '../core/config/duration.js';
 import type { Settings } from '../core/config/settings.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { Cause } from '../core/supervise/causes.js';
-import { makeNotifier } from '../notify/queue.js';
+import { passHooks } from '../reconcile/hooks.js';
 import { reconcileOne } from '../reconcile/pass.js';
 
 // `finish`: the night ends now, with its report. The end time becomes now (run.yaml and the
@@ -58,7 +58,7 @@ export async function finishRun(root: string, id: string, settings: Settings, io
       return lines;
     }
     // Should this pass end the run (DONE, FAILED), its notice is queued before the run is summarized.
-    const ctx = { root, settings, io, lockLost: false, notifier: makeNotifier(settings, io) };
+    const ctx = { root, settings, io, lockLost: false, hooks: await passHooks(settings, io) };
     await reconcileOne(id, ctx, (o) => lines.push(`${id}: ${o.message}`));
     const budget = formatDuration(spec.limits.synthesisBudget);
     lines.push(

@@ -5,8 +5,8 @@ import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { Cause } from '../core/supervise/causes.js';
-import { makeNotifier } from '../notify/queue.js';
 import { finalizeFinished, SETTLE_MS } from '../reconcile/finalize.js';
+import { passHooks } from '../reconcile/hooks.js';
 
 // `stop`: a run ends now, without a report.
 
@@ -29,7 +29,7 @@ export async function stopRuns(
   // Under the pass lock: a pass that is starting this run's next session finishes first.
   const release = await waitLock(rootPaths(root).lock, 60_000, () => {});
   // A stop is the person's own doing and not news; a transition a killed pass left unqueued is.
-  const notifier = makeNotifier(settings, io);
+  const hooks = await passHooks(settings, io);
   let unsettled = 0;
   try {
     const ids = named ? [named] : ensureRunIndex(root).filter((id) => !hasSentinel(runPaths(root, id)));
@@ -54,7 +54,7 @@ export async function stopRuns(
     for (const id of ids) {
       const paths = runPaths(root, id);
       const already = marked.get(id) === true;
-      const done = await finalizeFinished(id, paths, io.now(), notifier, { waitMs: SETTLE_MS });
+      const done = await finalizeFinished(id, paths, io.now(), hooks, { waitMs: SETTLE_MS });
       if (!done?.settled) unsettled++;
       say(
         !done?.settled

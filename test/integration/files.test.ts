@@ -14,8 +14,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { appendLine, overwriteInPlace, readHead } from '../../src/adapters/files.js';
 import { readLogTail, readRestarts, readSession, RESTART_LOG_TAIL } from '../../src/adapters/store.js';
 import { runPaths } from '../../src/core/run/paths.js';
-import { countFindings } from '../../src/dashboard/rows.js';
-import { newestFindings } from '../../src/dashboard/story.js';
+import { countFindings } from '../../src/read/rows.js';
+import { newestFindings } from '../../src/read/story.js';
 
 let dir: string;
 beforeEach(() => {

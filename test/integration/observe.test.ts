@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
 import { serializeSession } from '../../src/core/run/records.js';
 import { decide } from '../../src/core/supervise/decide.js';
-import { observe } from '../../src/reconcile/observe.js';
+import { observe } from '../../src/read/observe.js';
 import { spec as specOf, STARTED } from '../unit/builders.js';
 
 // What one look at a run's files sees, when the wrapper acts in the middle of the look.

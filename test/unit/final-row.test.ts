@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { parseFinal, transitionOf } from '../../src/dashboard/final-row.js';
+import { parseFinal, transitionOf } from '../../src/read/final-row.js';
 
 // final.json read back as untrusted input (issue 17): a summary that is not what overnight
 // writes is a broken file, named by the field that makes it so; never a crash.

@@ -3,7 +3,7 @@ import type { RunState } from '../run/types.js';
 import type { TimelineEntry } from '../status/timeline.js';
 import type { Cause } from '../supervise/causes.js';
 
-// The morning digest as plain values: what dashboard/digest.ts gathers and the renderers print.
+// The morning digest as plain values: what read/digest.ts gathers and the renderers print.
 
 export interface DigestRun {
   id: string;

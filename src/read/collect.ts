@@ -12,10 +12,10 @@ import {
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
-import { withNotifyWarnings } from '../notify/warnings.js';
-import type { PassContext } from '../reconcile/context.js';
-import { observeRun } from '../reconcile/observe.js';
+import type { ReadContext } from './context.js';
 import { parseFinal } from './final-row.js';
+import { withNotifyWarnings } from './notify-warnings.js';
+import { observeRun } from './observe.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
 
 // The dashboard's rows for a set of runs, read without the pass lock: a finished run from its
@@ -24,7 +24,7 @@ import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type S
 /** How long a session seen starting without its wrapper is watched before it is shown as lost. */
 const SETTLE_MS = 2_000;
 
-export async function collectRows(ids: readonly string[], ctx: PassContext): Promise<StatusRow[]> {
+export async function collectRows(ids: readonly string[], ctx: ReadContext): Promise<StatusRow[]> {
   const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
   for (const id of ids) {
     const got = await rowFor(id, ctx);
@@ -57,7 +57,7 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
 }
 
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
-async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
+async function rowFor(id: string, ctx: ReadContext): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
   const paths = runPaths(ctx.root, id);
   // Nothing another user could have planted is believed: the row says what is wrong and the fix.
   const unsafe = runDirProblem(paths);
@@ -84,7 +84,7 @@ async function rowFor(id: string, ctx: PassContext): Promise<{ row: StatusRow; u
 async function liveRow(
   id: string,
   paths: RunPaths,
-  ctx: PassContext,
+  ctx: ReadContext,
 ): Promise<{ row: StatusRow; unsettled?: boolean }> {
   try {
     const now = ctx.io.now();

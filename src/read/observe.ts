@@ -23,7 +23,7 @@ import { endedBy, jobRuns, type JobView } from '../core/slurm/view.js';
 import { waitingPrompt } from '../core/supervise/classify.js';
 import { endOfSession, overageOf } from '../core/supervise/session-end.js';
 import type { AgentNotRunning, Observation, RunningAgent } from '../core/supervise/types.js';
-import { viewOf, type PassContext } from './context.js';
+import { viewOf, type ReadContext } from './context.js';
 
 // Observe: one run's files and processes read into the plain Observation that decide judges.
 // Reading only; every judgement is in core.
@@ -35,7 +35,7 @@ const PROMPT_TAIL_BYTES = 4096;
 
 export async function observeRun(
   paths: RunPaths,
-  ctx: PassContext,
+  ctx: ReadContext,
   now: Date,
 ): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);

@@ -1,19 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { mtime, writeFileAtomic } from '../adapters/files.js';
+import { mtime } from '../adapters/files.js';
 import { readInside } from '../adapters/inside.js';
 import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { reportHead } from '../core/digest/report.js';
 import type { DigestRun } from '../core/digest/types.js';
-import { OperationalError } from '../core/errors.js';
-import { describeIoError } from '../core/io-error.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { FinishedPicker } from '../core/run/run-index.js';
 import { verdictLine } from '../core/verify/verdict.js';
-import type { PassContext } from '../reconcile/context.js';
 import { collectRows } from './collect.js';
+import type { ReadContext } from './context.js';
 import type { StatusRow } from './rows.js';
 import { readStory } from './story.js';
 
@@ -79,34 +74,8 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
   };
 }
 
-export async function gatherDigest(since: Date, ctx: PassContext): Promise<DigestRun[]> {
+export async function gatherDigest(since: Date, ctx: ReadContext): Promise<DigestRun[]> {
   const ids = runsInWindow(ctx.root, since);
   const rows = await collectRows(ids, ctx);
   return rows.map((row) => digestRun(row, runPaths(ctx.root, row.id)));
-}
-
-/** Where `--open` without `--html` puts the page: beside the runs (made if need be), replaced each time. */
-export function defaultPage(root: string): string {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  return join(root, 'digest.html');
-}
-
-/** The page, written whole or not at all; a place it cannot go is said in words. */
-export function writePage(file: string, html: string): void {
-  try {
-    writeFileAtomic(file, html);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' || code === 'ENOTDIR'
-        ? 'its directory does not exist'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : code === 'ENOSPC'
-              ? describeIoError({ code })
-              : 'it cannot be written';
-    throw new OperationalError(`cannot write the digest to ${file}: ${why}; give --html another file`);
-  }
 }

@@ -68,7 +68,7 @@ function codeOf(err: unknown): number {
 async function main(): Promise<number> {
   let exitCode = 0;
   try {
-    await buildCli(io, (c) => (exitCode = c)).parseAsync(process.argv);
+    await buildCli(io, (c) => (exitCode = c), process.argv.slice(2)).parseAsync(process.argv);
     return exitCode;
   } catch (err) {
     const code = codeOf(err);

@@ -29,8 +29,8 @@ export function bigLogLines(r, { runs, mb, reps }) {
   return [
     `big logs: ${runs} live runs, each output.log ${mb} MB (medians of ${reps}, interleaved)`,
     ...ratioLines(r.timing, r.rss, [
-      ['reconcile', 'overnight reconcile', 2.0],
-      ['status', 'overnight status --json', 2.5],
+      ['reconcile', 'overnight reconcile', 1.5],
+      ['status', 'overnight status --json', 2.0],
     ]),
     `  the pass that resumes a killed agent (its stream index up to date): ${dead(r.warm)}` +
       `   goal ≤ 1 s, ≤ 150 MB ${ok(r.warm.ms <= 1000 && r.warm.mb !== null && r.warm.mb <= 150)}`,
@@ -44,8 +44,8 @@ export function manyRunsLines(r, { reps }) {
     `many runs: ${r.finished} finished (all older than the dashboard's window) + ${r.live} live ` +
       `(medians of ${reps}, interleaved; status shows ${r.shown} rows)`,
     ...ratioLines(r.timing, r.rss, [
-      ['reconcile', 'overnight reconcile', 2.0],
-      ['status', 'overnight status', 2.5],
+      ['reconcile', 'overnight reconcile', 1.5],
+      ['status', 'overnight status', 2.0],
     ]),
   ];
 }

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import type { Io } from './app/io.js';
-import { lazyActions, RUN } from './cli/lazy.js';
+import { lazyActions, RUN, type Lazy } from './cli/lazy.js';
 import { addEndCommands, addStartCommands } from './cli/run-commands.js';
 import type { DigestOptions } from './commands/digest.js';
 import type { DoctorOptions } from './commands/doctor.js';
@@ -13,14 +13,41 @@ import type { StatusOptions } from './commands/status.js';
 
 // Commander wiring only: each action hands its arguments to a command module.
 
-export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
+/**
+ * The program, or, when `args` (the line after `overnight`) starts with a command's name, the
+ * program with only that command wired: making Commander's options is a few ms of every pass.
+ * Anything else (help, a typo, a bare `overnight`) gets every command.
+ */
+export function buildCli(io: Io, setExitCode: (code: number) => void, args?: readonly string[]): Command {
   const program = new Command('overnight')
     .description('Start a long Claude Code task in the evening; find it finished in the morning.')
     .version('0.1.0')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) });
   const lazy = lazyActions(setExitCode);
+  const only = args?.[0] && /^[a-z]+$/.test(args[0]) ? args[0] : null;
+  if (only === null) {
+    wire(program, io, lazy);
+    return program;
+  }
+  let matched = false;
+  // Every other command is made on a stand-in that takes any call and does nothing.
+  const nothing: Command = new Proxy({} as Command, { get: () => () => nothing });
+  const one = new Proxy(program, {
+    get: (target, key) =>
+      key === 'command'
+        ? (name: string, ...rest: unknown[]) => {
+            if (name !== only) return nothing;
+            matched = true;
+            return (target.command as (...a: unknown[]) => Command)(name, ...rest);
+          }
+        : Reflect.get(target, key),
+  });
+  wire(one, io, lazy);
+  return matched ? program : buildCli(io, setExitCode);
+}
 
+function wire(program: Command, io: Io, lazy: Lazy): void {
   addStartCommands(program, io, lazy);
 
   program
@@ -195,8 +222,6 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         (m, run: string, opts: LogsOptions) => m.logsCommand(run, opts, io, process.stdout.isTTY === true),
       ),
     );
-
-  return program;
 }
 
 export { CommanderError };

@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 import { systemClock } from './adapters/clock.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
@@ -10,19 +12,25 @@ import { safeText } from './core/text.js';
 
 // Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
 // as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
+// process.stdin and process.stderr are streams made on first use (stdin's costs a dozen modules):
+// only touched when read or written; isatty() says what they are.
+let wroteStderr = false;
 const io: Io = {
   stdout: (line) => process.stdout.write(line + '\n'),
   stdoutBytes: (bytes) => process.stdout.write(bytes),
   // A URL in an error (a webhook's, with its token) is masked: see core/mask.ts.
-  stderr: (line) => process.stderr.write(safeText(maskSecrets(line)) + '\n'),
+  stderr: (line) => {
+    wroteStderr = true;
+    process.stderr.write(safeText(maskSecrets(line)) + '\n');
+  },
   env: process.env,
   now: systemClock,
   cmd: commandToRun(process.env),
   readStdin,
-  stdinIsTty: process.stdin.isTTY === true,
+  stdinIsTty: isatty(0),
   stdoutIsTty: process.stdout.isTTY === true,
   ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
-  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
+  ...(isatty(0) && isatty(2) ? { ask } : {}),
 };
 
 /** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
@@ -60,7 +68,7 @@ function codeOf(err: unknown): number {
 async function main(): Promise<number> {
   let exitCode = 0;
   try {
-    await buildCli(io, (c) => (exitCode = c)).parseAsync(process.argv);
+    await buildCli(io, (c) => (exitCode = c), process.argv.slice(2)).parseAsync(process.argv);
     return exitCode;
   } catch (err) {
     const code = codeOf(err);
@@ -83,10 +91,10 @@ main().then((code) => {
   process.exitCode = code;
   // Exit once stdout and stderr have drained into their pipes, even if a stray handle (a lock
   // timer) is still open: exiting earlier cuts a long `status --json` short.
-  let pending = 2;
+  let pending = wroteStderr ? 2 : 1;
   const done = () => {
     if (--pending === 0) process.exit(code);
   };
   process.stdout.write('', done);
-  process.stderr.write('', done);
+  if (wroteStderr) process.stderr.write('', done);
 });

@@ -172,7 +172,8 @@ export function present(path: string): boolean {
 
 export function mtime(path: string): Date | null {
   try {
-    return statSync(path).mtime;
+    // A missing file is common here (questions.md): no exception made for it, once per run.
+    return statSync(path, { throwIfNoEntry: false })?.mtime ?? null;
   } catch {
     return null;
   }

@@ -72,19 +72,28 @@ export function readLines(
       from = nl + 1;
       pos -= chunk.length;
     }
-    const base = carry ? carryAt : pos + from;
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk.subarray(from)]) : chunk.subarray(from);
-    let start = 0;
-    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, start)) {
-      const line = buf.subarray(start, nl);
-      const at = base + start;
-      cursor.offset = base + nl + 1;
+    const emit = (at: number, line: Buffer) => {
       if (line.length > LINE_CAP) {
         const head = line.subarray(0, LONG_HEAD).toString('utf8');
         onLine({ at, end: cursor.offset, text: head, tail: line.subarray(-LONG_TAIL).toString('utf8') });
       } else {
         onLine({ at, end: cursor.offset, text: line.toString('utf8') });
       }
+    };
+    const first = carry ? chunk.indexOf(0x0a, from) : -1;
+    if (carry && first >= 0) {
+      // The carried line ends in this chunk: only that line is joined, not the whole chunk.
+      cursor.offset = pos + first + 1;
+      emit(carryAt, Buffer.concat([carry, chunk.subarray(from, first)]));
+      carry = null;
+      from = first + 1;
+    }
+    const base = carry ? carryAt : pos + from;
+    const buf: Buffer = carry ? Buffer.concat([carry, chunk.subarray(from)]) : chunk.subarray(from);
+    let start = 0;
+    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, start)) {
+      cursor.offset = base + nl + 1;
+      emit(base + start, buf.subarray(start, nl));
       start = nl + 1;
     }
     pos += chunk.length;

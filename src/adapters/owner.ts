@@ -5,8 +5,9 @@ import type { RunPaths } from '../core/run/paths.js';
 
 // Who owns and who can write what a pass reads: the runs root, a run's directories, an outbox file.
 
-/** This user's uid; null where there are none (Windows). */
-export const myUid = (): number | null => process.getuid?.() ?? null;
+/** This user's uid; null where there are none (Windows). Asked once: status asks for every run. */
+let uid: number | null | undefined;
+export const myUid = (): number | null => (uid ??= process.getuid?.() ?? null);
 
 /** The problem with `path` (followed if a link); null when it is fine or does not exist. */
 export function ownerProblemAt(path: string, follow = true): OwnerProblem | null {

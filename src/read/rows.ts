@@ -8,7 +8,7 @@ import { overnightSocket } from '../adapters/tmux-socket.js';
 import { countOpen, parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
 import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
 import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
-import { localTime } from '../core/local-time.js';
+import { lazyLocalTime } from '../core/local-time.js';
 import { watchHow } from '../core/run/backend.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -125,7 +125,7 @@ function whyNow(
   if (obs.sentinel) return { cause: obs.sentinel.cause, reason: reasonOf(obs, spec.id) };
   const action = decide(spec, obs, now);
   if (stateOf(obs) === 'waiting' && action.kind === 'wait') {
-    const reason = `waiting: ${waitText(action, localTime())}`;
+    const reason = `waiting: ${waitText(action, lazyLocalTime())}`;
     return { cause: action.cause, reason, nextTryAt: action.until.toISOString() };
   }
   return { cause: action.cause, reason: reasonOf(obs, spec.id) };
@@ -148,7 +148,7 @@ function usageWindows(logs: readonly SessionLog[]): DetailsRow['usageWindows'] {
 function overageWarning(spec: RunSpec, obs: Observation, logs: readonly SessionLog[]): string | null {
   const current = logs.findLast((l) => l.n === obs.session?.n);
   if (!spec.allowOverage || !obs.session?.agent.running || !current?.rateLimit?.usingOverage) return null;
-  const since = current.overageSince ? ` since ${localTime().hm(current.overageSince)}` : '';
+  const since = current.overageSince ? ` since ${lazyLocalTime().hm(current.overageSince)}` : '';
   return `on extra usage${since}: the subscription window is spent and allow_overage is on, so it is billed`;
 }
 
@@ -164,7 +164,7 @@ export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observ
   if (overage) warnings.push(overage);
   const windows = usageWindows(logs);
   const current = logs.findLast((l) => l.n === obs.session?.n);
-  const { doing, retrying } = doingNow(spec, obs, current, now, localTime());
+  const { doing, retrying } = doingNow(spec, obs, current, now, lazyLocalTime());
   return {
     ...summarizeUsage(logs),
     ...(warnings.length > 0 ? { warnings } : {}),

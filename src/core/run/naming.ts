@@ -40,8 +40,13 @@ export function uniqueRunId(base: string, taken: (id: string) => boolean): strin
   }
 }
 
+// Most ids are ASCII: the Unicode pattern takes milliseconds to compile, on its first use.
+const ASCII_ID = /^\d{4}-\d{2}-\d{2}-\d{4}-[a-z0-9-]+$/;
+// eslint-disable-next-line no-control-regex
+const ALL_ASCII = /^[\x00-\x7f]*$/;
+
 export function isRunId(name: string): boolean {
-  return ID_PATTERN.test(name);
+  return ASCII_ID.test(name) || (!ALL_ASCII.test(name) && ID_PATTERN.test(name));
 }
 
 /**

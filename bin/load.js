@@ -1,0 +1,160 @@
+'use strict';
+
+// Loads the bundle: each chunk of dist/ (a CommonJS function body, see scripts/build.mjs) is read,
+// compiled with vm.Script and run, once, when first required. V8's code cache of the chunks (their
+// bytecode, with every function the commands ran) is kept in one file per build and Node version:
+// beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache folder.
+// A cache is used only for the build and Node it was made by (and V8 rejects it otherwise too);
+// it is rewritten, atomically, when a chunk was missing from it or a command not seen yet ran.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
+
+const HEAD =
+  '(function (exports, require, module, __filename, __dirname, __import, __importMetaUrl) {"use strict";';
+
+/** What a command is called for the cache's list: `status`, `reconcile`; never a user's argument. */
+function commandOf(argv) {
+  const first = argv.find((a) => !a.startsWith('-'));
+  return first && /^[a-z]{2,20}$/.test(first) ? first : '-';
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The user's own cache folder, made private; null when it is not safely ours. */
+function userCacheDir(make) {
+  const home = process.env.HOME;
+  const base = process.env.XDG_CACHE_HOME || (home ? path.join(home, '.cache') : null);
+  if (!base || !path.isAbsolute(base)) return null;
+  const dir = path.join(base, 'overnight');
+  try {
+    if (make) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+    // Another user able to write here could plant bytecode: such a folder is not used.
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o022) === 0 ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The cache's blobs by chunk, and the commands it has seen; null when there is none for this build. */
+function readCache(file, key, checkOwner) {
+  let data;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const st = fs.fstatSync(fd);
+      const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+      if (checkOwner && (st.uid !== uid || (st.mode & 0o022) !== 0)) return null;
+      data = Buffer.allocUnsafe(st.size);
+      if (fs.readSync(fd, data, 0, st.size, 0) !== st.size) return null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+  const nl = data.indexOf(0x0a);
+  let head;
+  try {
+    head = JSON.parse(data.subarray(0, nl).toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!head || head.key !== key || !Array.isArray(head.chunks) || !Array.isArray(head.commands)) return null;
+  const blobs = new Map();
+  let at = nl + 1;
+  for (const [name, length] of head.chunks) {
+    if (typeof name !== 'string' || !Number.isInteger(length) || at + length > data.length) return null;
+    blobs.set(name, data.subarray(at, at + length));
+    at += length;
+  }
+  return { blobs, commands: head.commands };
+}
+
+function writeCache(file, key, commands, blobs) {
+  const head = JSON.stringify({ key, commands, chunks: [...blobs].map(([name, b]) => [name, b.length]) });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(head + '\n'), ...blobs.values()]), { mode: 0o644 });
+    fs.renameSync(tmp, file);
+    return true;
+  } catch {
+    fs.rmSync(tmp, { force: true });
+    return false;
+  }
+}
+
+/** Runs the bundle from its entry chunk. */
+function start(dist, entry) {
+  const build = readJson(path.join(dist, 'build.json'));
+  const key = build && typeof build.id === 'string' ? `${build.id} ${process.version} ${process.arch}` : null;
+  const name = `code-cache-${process.version}-${process.arch}.bin`;
+  let cache = null;
+  let userFile = null;
+  if (key) {
+    cache = readCache(path.join(dist, name), key, false);
+    if (!cache) {
+      const dir = userCacheDir(false);
+      userFile = dir ? path.join(dir, `code-cache-${build.id}-${process.version}-${process.arch}.bin`) : null;
+      cache = userFile ? readCache(userFile, key, true) : null;
+    }
+  }
+  const command = commandOf(process.argv.slice(2));
+  let stale = !cache || !cache.commands.includes(command);
+
+  const modules = new Map();
+  const scripts = new Map();
+  const load = (chunk) => {
+    const loaded = modules.get(chunk);
+    if (loaded) return loaded.exports;
+    const file = path.join(dist, chunk);
+    const cachedData = cache ? cache.blobs.get(chunk) : undefined;
+    const script = new vm.Script(HEAD + fs.readFileSync(file, 'utf8') + '\n})', {
+      filename: file,
+      cachedData,
+    });
+    if (!cachedData || script.cachedDataRejected) stale = true;
+    scripts.set(chunk, script);
+    const module = { exports: {} };
+    modules.set(chunk, module);
+    const req = (spec) => (spec.startsWith('./') ? load(spec.slice(2)) : require(spec));
+    const imp = (spec) => Promise.resolve().then(() => req(spec));
+    script
+      .runInThisContext()
+      .call(module.exports, module.exports, req, module, file, dist, imp, pathToFileURL(file).href);
+    return module.exports;
+  };
+
+  if (key) {
+    process.on('exit', () => {
+      if (!stale) return;
+      // Every function run so far is in a script's cache now; chunks not loaded keep their old one.
+      const blobs = new Map(cache ? cache.blobs : []);
+      for (const [chunk, script] of scripts) blobs.set(chunk, script.createCachedData());
+      const commands = [...new Set([...(cache ? cache.commands : []), command])];
+      if (writeCache(path.join(dist, name), key, commands, blobs)) return;
+      const dir = userCacheDir(true);
+      if (!dir) return;
+      const file =
+        userFile ?? path.join(dir, `code-cache-${build.id}-${process.version}-${process.arch}.bin`);
+      if (!writeCache(file, key, commands, blobs)) return;
+      // Caches of earlier builds are of no use: one per build and Node version is kept.
+      for (const old of fs.readdirSync(dir))
+        if (old.startsWith('code-cache-') && old !== path.basename(file))
+          fs.rmSync(path.join(dir, old), { force: true });
+    });
+  }
+  load(entry);
+}
+
+module.exports = { start };

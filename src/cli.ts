@@ -34,6 +34,9 @@ export function buildCli(io: Io, setExitCode: (code: number) => void): Command {
         .hideHelp(),
     )
     .addOption(
+      new Option('--for-run <id>', 'the run whose agent has just ended (used by the wrapper)').hideHelp(),
+    )
+    .addOption(
       new Option(
         '--scheduled',
         'the pass was started by the installed schedule (recorded in the heartbeat)',

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { intIn } from '../core/run/bounds.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -65,7 +65,7 @@ export async function armEndTimer(
 const TIMER_SCRIPT =
   'end=$0; ' +
   'while [ ! -e "$3/DONE" ] && [ ! -e "$3/FAILED" ]; do ' +
-  'if [ "$(date +%s)" -ge "$end" ]; then exec "$1" "$2" reconcile --retry-lock 5000; fi; ' +
+  'if [ "$(date +%s)" -ge "$end" ]; then exec "$1" "$2" reconcile --retry-lock 5000 --for-run "$4"; fi; ' +
   'sleep 1; done';
 
 /** The timer's command line: it runs `<node> <cli> reconcile` once the epoch second of `until` is reached. */
@@ -79,7 +79,7 @@ export function timerArgs(
   // a second early when its sleeps run late (a loaded machine), finds the wait not over, and
   // leaves nobody to wake it.
   const end = Math.max(Math.ceil(until.getTime() / 1000), Math.floor(now.getTime() / 1000) + 1);
-  return ['-c', TIMER_SCRIPT, String(end), self.node, self.cli, records];
+  return ['-c', TIMER_SCRIPT, String(end), self.node, self.cli, records, basename(records)];
 }
 
 async function armTimer(

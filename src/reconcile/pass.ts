@@ -13,6 +13,7 @@ import { describeIoError } from '../core/io-error.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
 import { serveRequests, type PassResult } from './requests.js';
+import { requestRun, servedFirst } from './run-requests.js';
 import { RECHECK, reconcileRun, type Outcome } from './run.js';
 
 // The pass: one at a time under the runs root's lock; every unfinished run reconciled; rounds
@@ -28,6 +29,8 @@ export interface PassOptions {
   scheduled?: boolean;
   /** Each outcome as it happens. */
   onOutcome?: (outcome: Outcome) => void;
+  /** The run whose agent has just ended (the wrapper's pass): served first by whoever holds the lock. */
+  forRun?: string;
 }
 
 export type { PassResult } from './requests.js';
@@ -67,7 +70,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
   const started = Date.now();
   let release: (() => Promise<void>) | null = null;
   try {
-    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0);
+    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0, opts.forRun);
   } catch (err) {
     // No lock (a full disk refuses even its directory): still said where status and doctor look.
     beat(root, io, opts, { started, runs: 0, actions: 0, error: describeIoError(err as Error) });
@@ -121,7 +124,12 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions): Promise<
       ids = opts.dryRun ? (liveRunIds(root) ?? listRunIds(root)) : ensureRunIndex(root);
       ctx.views = undefined; // read the backends afresh each round: the last one may have started sessions
       const later: string[] = [];
-      for (const id of ids) {
+      // The run that asked for this pass first, then any that ask meanwhile (run-requests.ts).
+      const first = opts.forRun && ids.includes(opts.forRun) ? opts.forRun : null;
+      const queue = first ? [first, ...ids.filter((i) => i !== first)] : [...ids];
+      while (queue.length > 0) {
+        if (!opts.dryRun) servedFirst(rp.runRequests, queue, ids);
+        const id = queue.shift() as string;
         const result = await reconcileRun(id, ctx, runOpts);
         if (result === RECHECK) later.push(id);
         else record(result);
@@ -176,7 +184,11 @@ function passError(outcomes: readonly Outcome[]): string | null {
 }
 
 /** The pass lock; null when another pass holds it (after leaving it a request to run again). */
-async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promise<void>) | null> {
+async function acquire(
+  ctx: PassContext,
+  retryMs: number,
+  forRun: string | undefined,
+): Promise<(() => Promise<void>) | null> {
   const rp = rootPaths(ctx.root);
   const onLost = (err: Error) => {
     ctx.lockLost = true;
@@ -185,6 +197,7 @@ async function acquire(ctx: PassContext, retryMs: number): Promise<(() => Promis
     );
   };
   let release = await tryLock(rp.lock, onLost);
+  if (!release && forRun) requestRun(rp.runRequests, forRun);
   // The request is written before each try: a holder that refuses this try lets go after the
   // request exists, and looks for it once free (runPass), so no request is lost.
   for (const deadline = Date.now() + retryMs; !release;) {

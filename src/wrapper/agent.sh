@@ -140,8 +140,8 @@ set -m
 cd "$root" || cd /
 if [ -n "${SLURM_JOB_ID:-}" ]; then
   # Slurm ends every process of a job once its batch script exits: the pass runs before this does.
-  OVERNIGHT_HOME=$root "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null
+  OVERNIGHT_HOME=$root "$node" "$cli" reconcile --retry-lock 5000 --for-run "$id" >> "$root/reconcile.log" 2>&1 < /dev/null
 else
-  OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
+  OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 --for-run "$id" >> "$root/reconcile.log" 2>&1 < /dev/null &
 fi
 exit 0

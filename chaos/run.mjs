@@ -70,7 +70,7 @@ try {
   // Nothing of any run may outlive it: what is left once the last passes had time to end.
   await sleep(3000);
   for (const p of leftovers(scanWorld(world))) {
-    log(`ORPHAN at the end: ${p.kind} ${p.pid}`);
+    log(`ORPHAN at the end: ${p.kind} ${p.pid}: ${p.cmd.slice(0, 160)}`);
     orphans.push({ ...p, when: 'after the end' });
   }
   if (opts.keep) writeFileSync(join(world.logs, 'scheduler.log'), schedulerLog.join('\n') + '\n');
@@ -169,7 +169,7 @@ function stop(run) {
     monkey.counts.stops++;
     if (r.code !== 0) log(`stop ${run.id}: exit ${r.code}: ${r.stderr.trim()}`);
     for (const o of await aliveAfter(world, run)) {
-      log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}`);
+      log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}: ${o.cmd.slice(0, 160)}`);
       orphans.push({ ...o, when: 'after stop' });
     }
   })();
@@ -198,7 +198,7 @@ async function check(run) {
   const { night, reason, wastedWhy } = judgeRun(world, run, monkey, gaveUpAt);
   monkey.counts.synthesisFailures += run.agents.synthesisFailures();
   for (const o of await aliveAfter(world, run)) {
-    log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}`);
+    log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}: ${o.cmd.slice(0, 160)}`);
     orphans.push({ ...o, when: 'after the end' });
   }
   if (!night.canaryIntact) log(`LOST canary of ${run.id}`);

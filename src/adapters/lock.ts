@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 
@@ -14,6 +14,15 @@ export type Release = () => Promise<void>;
 
 /** Who holds the lock: `<lock dir's inode> <host> <pid> <start time>`, beside the lock directory. */
 const ownerFile = (lockPath: string) => `${lockPath}.owner`;
+
+/** This machine, and on Linux its pid namespace: a container's pids are not the host's. */
+function machine(): string {
+  try {
+    return `${hostname()}/${readlinkSync('/proc/self/ns/pid').replace(/\s/g, '')}`;
+  } catch {
+    return hostname();
+  }
+}
 
 /** The lock, or null at once when another live pass holds it. */
 export async function tryLock(lockPath: string, onLost: (err: Error) => void): Promise<Release | null> {
@@ -44,7 +53,7 @@ async function recordOwner(lockPath: string): Promise<void> {
     const start = await startTimeOf(process.pid);
     if (start === null) return;
     const { ino } = statSync(lockPath);
-    writeFileAtomic(ownerFile(lockPath), `${ino} ${hostname()} ${process.pid} ${start}\n`);
+    writeFileAtomic(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}\n`);
   } catch {
     // no record: the lock goes stale instead
   }
@@ -66,7 +75,7 @@ async function reclaimFromDead(lockPath: string): Promise<boolean> {
   }
   const [recordedIno, host, pidText, ...start] = text.split(' ');
   const pid = Number(pidText);
-  if (recordedIno !== String(ino) || host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (recordedIno !== String(ino) || host !== machine() || !Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid || (await startTimeOf(pid)) === start.join(' ')) return false;
   const aside = `${lockPath}.dead-${process.pid}-${Date.now()}`;
   try {

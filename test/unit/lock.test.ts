@@ -24,8 +24,16 @@ function deadPid(): number {
   return Number(r.stdout);
 }
 
+/** This machine as the lock records it (host, and pid namespace where there is one). */
+async function machine(): Promise<string> {
+  const release = await tryLock(lock, lost);
+  const host = readFileSync(`${lock}.owner`, 'utf8').split(' ')[1] as string;
+  await release?.();
+  return host;
+}
+
 /** A lock as a pass killed with SIGKILL leaves it: fresh (not stale), its holder recorded. */
-function leftBy(pid: number, host = hostname(), ino = statOf()) {
+function leftBy(pid: number, host: string, ino = statOf()) {
   writeFileSync(`${lock}.owner`, `${ino} ${host} ${pid} 12345\n`);
 }
 const statOf = () => (existsSync(lock) ? statSync(lock).ino : (mkdirSync(lock), statSync(lock).ino));
@@ -44,20 +52,24 @@ describe('the pass lock', () => {
   });
 
   it('left by a holder that is gone is taken at once, not when stale', async () => {
-    leftBy(deadPid());
+    leftBy(deadPid(), await machine());
     const release = await tryLock(lock, lost);
     expect(release).not.toBeNull();
     await release?.();
   });
 
-  it('is not taken from a holder on another host', async () => {
+  it('is not taken from a holder on another host, or in another pid namespace', async () => {
+    const here = await machine();
     leftBy(deadPid(), `${hostname()}-elsewhere`);
+    expect(await tryLock(lock, lost)).toBeNull();
+    leftBy(deadPid(), `${here}0`);
     expect(await tryLock(lock, lost)).toBeNull();
   });
 
   it('is not taken on a record that names another lock directory', async () => {
+    const here = await machine();
     const ino = statOf();
-    leftBy(deadPid(), hostname(), ino + 1);
+    leftBy(deadPid(), here, ino + 1);
     expect(await tryLock(lock, lost)).toBeNull();
   });
 

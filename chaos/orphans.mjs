@@ -41,6 +41,9 @@ function wakeTimerPid(world, id) {
   }
 }
 
+/** tmux (its server, or a client), by its command line. */
+export const isTmux = (cmd) => /^(\S*\/)?tmux /.test(cmd);
+
 /** A wake timer's shell (its script names the pass it becomes), recorded or not. */
 const isTimerShell = (cmd) => cmd.startsWith('/bin/sh -c ') && cmd.includes('reconcile --retry-lock');
 
@@ -69,6 +72,8 @@ export function runProcesses(world, run, procs) {
   /** @type {Array<{ pid: number, kind: Kind, cmd: string }>} */
   const out = [];
   for (const p of procs) {
+    // tmux's server keeps the command line of the session that started it (agent.sh included).
+    if (isTmux(p.cmd)) continue;
     if (p.pid === timer || (isTimerShell(p.cmd) && `${p.cmd} `.includes(`${records} `)))
       out.push({ pid: p.pid, kind: 'timer', cmd: p.cmd });
     else if (p.cmd.includes('agent.sh') && p.cmd.includes(records))
@@ -88,7 +93,7 @@ export function runProcesses(world, run, procs) {
  */
 export function leftovers(procs) {
   return procs
-    .filter((p) => !/overnight\.js reconcile\b/.test(p.cmd) && !/^(\S*\/)?tmux /.test(p.cmd))
+    .filter((p) => !/overnight\.js reconcile\b/.test(p.cmd) && !isTmux(p.cmd))
     .map((p) => ({
       pid: p.pid,
       cmd: p.cmd,

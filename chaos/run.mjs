@@ -165,7 +165,12 @@ async function writeCanary(id, canary) {
 function stop(run) {
   run.stopped = true;
   const p = (async () => {
-    const r = await overnight(world, ['stop', run.id]);
+    // A person whose stop fails on a full disk (nothing can be recorded) tries again.
+    let r = await overnight(world, ['stop', run.id]);
+    for (let tries = 1; r.code !== 0 && /no space left/.test(r.stderr) && tries < 30; tries++) {
+      await sleep(1000);
+      r = await overnight(world, ['stop', run.id]);
+    }
     monkey.counts.stops++;
     if (r.code !== 0) log(`stop ${run.id}: exit ${r.code}: ${r.stderr.trim()}`);
     for (const o of await aliveAfter(world, run)) {

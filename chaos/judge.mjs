@@ -5,6 +5,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { wastedAfter } from './night.mjs';
 import { cmdline, procStart, startMs } from './world.mjs';
 
 /** Lines of a JSON-lines file appended to by others, read incrementally; torn lines wait. */
@@ -133,9 +134,6 @@ function sessionsByTime(outputLog) {
   return byTime;
 }
 
-/** Endings of a session that are no crash: a crash restart after one of these is wasted. */
-const NOT_CRASHES = new Set(['clean', 'limit', 'auth']);
-
 /** Crash restarts that followed a session that did not crash (ended cleanly, on a limit, …). */
 function wastedRestarts(state, ends, killed) {
   const starts = sessionsByTime(join(state, 'output.log'));
@@ -147,9 +145,18 @@ function wastedRestarts(state, ends, killed) {
     if (n === undefined) continue;
     const pidText = read(join(state, `agent-${n - 1}.pid`));
     const pid = pidText ? Number(pidText.split(' ')[0]) : null;
-    const how = pid === null ? 'never started' : killed.has(pid) ? 'killed' : (ends.get(pid) ?? 'killed');
-    if (pid === null || NOT_CRASHES.has(how))
-      why.push(`session ${n - 1} ended ${how}, yet session ${n} was a crash restart`);
+    // No pid record: never started (then it is started again, no crash), or its agent could not
+    // record itself and the wrapper recorded the failure (an exit record): that one did fail.
+    const unrecorded = read(join(state, `agent-${n - 1}.exit`)) !== null;
+    const how =
+      pid === null
+        ? unrecorded
+          ? 'unrecorded'
+          : 'never started'
+        : killed.has(pid)
+          ? 'killed'
+          : (ends.get(pid) ?? 'killed');
+    if (wastedAfter(how)) why.push(`session ${n - 1} ended ${how}, yet session ${n} was a crash restart`);
   }
   return why;
 }

@@ -4,6 +4,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { isTmux } from './orphans.mjs';
 import { cmdline, killQuietly, overnight, tmux, worldProcesses } from './world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -75,7 +76,11 @@ export class Monkey {
   killWrapper(id) {
     const records = `/.overnight/${id}`;
     const wrapper = worldProcesses(this.world).find(
-      (p) => p.cmd.includes('agent.sh') && p.cmd.includes(records) && !p.cmd.includes('--exec-agent'),
+      (p) =>
+        p.cmd.includes('agent.sh') &&
+        p.cmd.includes(records) &&
+        !p.cmd.includes('--exec-agent') &&
+        !isTmux(p.cmd),
     );
     if (wrapper && cmdline(wrapper.pid).includes('agent.sh') && killQuietly(wrapper.pid))
       this.counts.wrappers++;

@@ -33,6 +33,19 @@
 
 /** Endings that are a death to recover from; the others continue, wait or end by design. */
 export const DEATHS = new Set(['crash', 'oom', 'killed', 'error', 'terminated']);
+/** Endings of a session that are no crash: a crash restart after one of these is wasted. */
+const NOT_CRASHES = new Set(['clean', 'limit', 'auth']);
+
+/**
+ * Whether a crash restart after a session that ended so (`how`: the fake's own word, 'killed',
+ * 'never started' or 'unrecorded') was wasted. A session that never started is started again, not
+ * restarted as a crash. One whose agent could not record its pid (a full disk) ended with the
+ * wrapper's exit 1 ('unrecorded'): counting that as a crash is what keeps a full disk from a hot
+ * loop of starts (backoff), so its restart is no misread end.
+ * @param {string} how
+ */
+export const wastedAfter = (how) => NOT_CRASHES.has(how) || how === 'never started';
+
 /** A death this long (ms) before the end time, pauses and full disks aside, must be resumed before it. */
 export const NEVER_MARGIN_MS = 10_000;
 

@@ -4,23 +4,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { procStart } from './world.mjs';
+import { ofWorld, procStart } from './world.mjs';
 
 /**
  * @typedef {{ pid: number, cmd: string, env: string[] }} Proc
  * @typedef {import('./summary.mjs').Orphan['kind']} Kind
  */
 
-/** Every live process of the world (its runs root in the environment), with cmdline and environment. */
+/** Every live process of the world (ofWorld), with cmdline and environment. */
 export function scanWorld(world) {
-  const marker = `OVERNIGHT_HOME=${world.runs}`;
   /** @type {Proc[]} */
   const found = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      if (!env.includes(marker) || !procStart(Number(name))) continue;
+      if (!ofWorld(world, env) || !procStart(Number(name))) continue;
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
       found.push({ pid: Number(name), cmd, env });
     } catch {
@@ -42,13 +41,16 @@ function wakeTimerPid(world, id) {
   }
 }
 
+/** tmux (its server, or a client), by its command line. */
+export const isTmux = (cmd) => /^(\S*\/)?tmux /.test(cmd);
+
 /** A wake timer's shell (its script names the pass it becomes), recorded or not. */
 const isTimerShell = (cmd) => cmd.startsWith('/bin/sh -c ') && cmd.includes('reconcile --retry-lock');
 
 /**
  * What of a run is still alive after `graceMs` (present at both looks, same pid): a timer's shell
  * checks each second whether its run has ended and goes by itself; that is not an orphan.
- * @returns {Promise<Array<{ pid: number, kind: Kind }>>}
+ * @returns {Promise<Array<{ pid: number, kind: Kind, cmd: string }>>}
  */
 export async function aliveAfter(world, run, graceMs = 2000) {
   const first = runProcesses(world, run, scanWorld(world));
@@ -61,20 +63,23 @@ export async function aliveAfter(world, run, graceMs = 2000) {
 /**
  * What of a run is alive, by kind. `procs` from scanWorld.
  * @param {Proc[]} procs
- * @returns {Array<{ pid: number, kind: Kind }>}
+ * @returns {Array<{ pid: number, kind: Kind, cmd: string }>}
  */
 export function runProcesses(world, run, procs) {
   const logMarker = `FAKE_CLAUDE_LOG=${run.logDir}`;
   const records = `/.overnight/${run.id}`;
   const timer = wakeTimerPid(world, run.id);
-  /** @type {Array<{ pid: number, kind: Kind }>} */
+  /** @type {Array<{ pid: number, kind: Kind, cmd: string }>} */
   const out = [];
   for (const p of procs) {
+    // tmux's server keeps the command line of the session that started it (agent.sh included).
+    if (isTmux(p.cmd)) continue;
     if (p.pid === timer || (isTimerShell(p.cmd) && `${p.cmd} `.includes(`${records} `)))
-      out.push({ pid: p.pid, kind: 'timer' });
-    else if (p.cmd.includes('agent.sh') && p.cmd.includes(records)) out.push({ pid: p.pid, kind: 'wrapper' });
+      out.push({ pid: p.pid, kind: 'timer', cmd: p.cmd });
+    else if (p.cmd.includes('agent.sh') && p.cmd.includes(records))
+      out.push({ pid: p.pid, kind: 'wrapper', cmd: p.cmd });
     else if (p.env.includes(logMarker) && !/overnight\.js reconcile\b/.test(p.cmd))
-      out.push({ pid: p.pid, kind: p.cmd.includes('fake-claude') ? 'agent' : 'child' });
+      out.push({ pid: p.pid, kind: p.cmd.includes('fake-claude') ? 'agent' : 'child', cmd: p.cmd });
   }
   return out;
 }
@@ -84,13 +89,14 @@ export function runProcesses(world, run, procs) {
  * their children and wake timers (a `sleep` before a pass). Passes still running and tmux's server
  * are not counted (the fake's child is `sleep 600`; a timer's sleep is shorter).
  * @param {Proc[]} procs
- * @returns {Array<{ pid: number, kind: Kind }>}
+ * @returns {Array<{ pid: number, kind: Kind, cmd: string }>}
  */
 export function leftovers(procs) {
   return procs
-    .filter((p) => !/overnight\.js reconcile\b/.test(p.cmd) && !/^tmux /.test(p.cmd))
+    .filter((p) => !/overnight\.js reconcile\b/.test(p.cmd) && !isTmux(p.cmd))
     .map((p) => ({
       pid: p.pid,
+      cmd: p.cmd,
       kind: p.cmd.includes('fake-claude')
         ? 'agent'
         : p.cmd.includes('agent.sh')

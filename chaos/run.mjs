@@ -70,7 +70,7 @@ try {
   // Nothing of any run may outlive it: what is left once the last passes had time to end.
   await sleep(3000);
   for (const p of leftovers(scanWorld(world))) {
-    log(`ORPHAN at the end: ${p.kind} ${p.pid}`);
+    log(`ORPHAN at the end: ${p.kind} ${p.pid}: ${p.cmd.slice(0, 160)}`);
     orphans.push({ ...p, when: 'after the end' });
   }
   if (opts.keep) writeFileSync(join(world.logs, 'scheduler.log'), schedulerLog.join('\n') + '\n');
@@ -165,11 +165,16 @@ async function writeCanary(id, canary) {
 function stop(run) {
   run.stopped = true;
   const p = (async () => {
-    const r = await overnight(world, ['stop', run.id]);
+    // A person whose stop fails on a full disk (nothing can be recorded) tries again.
+    let r = await overnight(world, ['stop', run.id]);
+    for (let tries = 1; r.code !== 0 && /no space left/.test(r.stderr) && tries < 30; tries++) {
+      await sleep(1000);
+      r = await overnight(world, ['stop', run.id]);
+    }
     monkey.counts.stops++;
     if (r.code !== 0) log(`stop ${run.id}: exit ${r.code}: ${r.stderr.trim()}`);
     for (const o of await aliveAfter(world, run)) {
-      log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}`);
+      log(`ORPHAN after stop ${run.id}: ${o.kind} ${o.pid}: ${o.cmd.slice(0, 160)}`);
       orphans.push({ ...o, when: 'after stop' });
     }
   })();
@@ -198,7 +203,7 @@ async function check(run) {
   const { night, reason, wastedWhy } = judgeRun(world, run, monkey, gaveUpAt);
   monkey.counts.synthesisFailures += run.agents.synthesisFailures();
   for (const o of await aliveAfter(world, run)) {
-    log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}`);
+    log(`ORPHAN after the end of ${run.id}: ${o.kind} ${o.pid}: ${o.cmd.slice(0, 160)}`);
     orphans.push({ ...o, when: 'after the end' });
   }
   if (!night.canaryIntact) log(`LOST canary of ${run.id}`);

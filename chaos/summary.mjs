@@ -4,7 +4,7 @@ import { measureNight, quantile } from './night.mjs';
 
 /**
  * @typedef {import('./night.mjs').Night} Night
- * @typedef {{ pid: number, kind: 'agent' | 'wrapper' | 'child' | 'timer' | 'other', when: 'after stop' | 'after the end' }} Orphan
+ * @typedef {{ pid: number, kind: 'agent' | 'wrapper' | 'child' | 'timer' | 'other', when: 'after stop' | 'after the end', cmd?: string }} Orphan
  * @typedef {{ agents: number, wrappers: number, tmux: number, passes: number, stops: number,
  *   pauses: number, fullDisks: number, synthesisFailures: number }} Faults
  * @typedef {object} Inputs

@@ -121,14 +121,21 @@ export function cmdline(pid) {
   }
 }
 
-/** Processes whose environment holds this world's runs root: every process of the harness's runs. */
+/**
+ * Whether an environment is of this world: its runs root (the CLI, passes, timers, agents), or its
+ * HOME (wrappers and the tmux server, which start from a sanitized environment without the root).
+ * @param {string[]} env
+ */
+export const ofWorld = (world, env) =>
+  env.includes(`OVERNIGHT_HOME=${world.runs}`) || env.includes(`HOME=${world.home}`);
+
+/** Every process of the harness's runs, found by its environment (ofWorld). */
 export function worldProcesses(world) {
-  const marker = `OVERNIGHT_HOME=${world.runs}`;
   const found = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(marker)) {
+      if (ofWorld(world, readFileSync(`/proc/${name}/environ`, 'utf8').split('\0'))) {
         if (procStart(Number(name))) found.push({ pid: Number(name), cmd: cmdline(Number(name)) });
       }
     } catch {

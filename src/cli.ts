@@ -61,6 +61,9 @@ function wire(program: Command, io: Io, lazy: Lazy): void {
         .hideHelp(),
     )
     .addOption(
+      new Option('--for-run <id>', 'the run whose agent has just ended (used by the wrapper)').hideHelp(),
+    )
+    .addOption(
       new Option(
         '--scheduled',
         'the pass was started by the installed schedule (recorded in the heartbeat)',

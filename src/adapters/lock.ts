@@ -1,25 +1,99 @@
+import { readFileSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 
-// One reconcile pass at a time per runs root. A lock left by a killed pass goes stale and is reclaimed.
+import { writeFileAtomic } from './files.js';
+import { startTimeOf } from './processes.js';
+
+// One reconcile pass at a time per runs root. A lock left by a killed pass goes stale and is
+// reclaimed; one whose holder is known dead (same host, its pid and start time gone) at once.
 
 const STALE_MS = 10_000;
 
 export type Release = () => Promise<void>;
 
+/** Who holds the lock: `<lock dir's inode> <host> <pid> <start time>`, beside the lock directory. */
+const ownerFile = (lockPath: string) => `${lockPath}.owner`;
+
+/** This machine, and on Linux its pid namespace: a container's pids are not the host's. */
+function machine(): string {
+  try {
+    return `${hostname()}/${readlinkSync('/proc/self/ns/pid').replace(/\s/g, '')}`;
+  } catch {
+    return hostname();
+  }
+}
+
 /** The lock, or null at once when another live pass holds it. */
 export async function tryLock(lockPath: string, onLost: (err: Error) => void): Promise<Release | null> {
-  try {
-    return await lockfile.lock(lockPath, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: STALE_MS,
-      retries: 0,
-      onCompromised: onLost,
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
-    throw err;
+  for (let tries = 1; ; tries++) {
+    try {
+      const release = await lockfile.lock(lockPath, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: STALE_MS,
+        retries: 0,
+        onCompromised: onLost,
+      });
+      await recordOwner(lockPath);
+      return async () => {
+        rmSync(ownerFile(lockPath), { force: true });
+        await release();
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (tries > 1 || !(await reclaimFromDead(lockPath))) return null;
+    }
   }
+}
+
+/** Best effort: without the record (a full disk), the lock is reclaimed when stale, as before. */
+async function recordOwner(lockPath: string): Promise<void> {
+  try {
+    const start = await startTimeOf(process.pid);
+    if (start === null) return;
+    const { ino } = statSync(lockPath);
+    writeFileAtomic(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}\n`);
+  } catch {
+    // no record: the lock goes stale instead
+  }
+}
+
+/**
+ * A lock whose recorded holder ran on this host and is gone (a pass killed with SIGKILL) is moved
+ * aside, so that nobody waits for it to go stale. The record must name this very lock directory
+ * (its inode): a record left beside a newer lock is no word on it. True when it was moved aside.
+ */
+async function reclaimFromDead(lockPath: string): Promise<boolean> {
+  let text: string;
+  let ino: number;
+  try {
+    text = readFileSync(ownerFile(lockPath), 'utf8').trim();
+    ino = statSync(lockPath).ino;
+  } catch {
+    return false;
+  }
+  const [recordedIno, host, pidText, ...start] = text.split(' ');
+  const pid = Number(pidText);
+  if (recordedIno !== String(ino) || host !== machine() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid || (await startTimeOf(pid)) === start.join(' ')) return false;
+  const aside = `${lockPath}.dead-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return false; // another pass moved it first
+  }
+  // Moved between the look and the move, and taken anew: it goes back (its holder is alive).
+  if (statSync(aside, { throwIfNoEntry: false })?.ino !== ino) {
+    try {
+      renameSync(aside, lockPath);
+    } catch {
+      // taken again meanwhile: its holder finds its lock gone and stops (onCompromised)
+    }
+    return false;
+  }
+  rmSync(aside, { recursive: true, force: true });
+  return true;
 }
 
 /** Waits for the lock (launch and stop must not race a pass); throws after `waitMs`. */

@@ -13,6 +13,8 @@ export interface ReconcileOptions {
   retryLock?: number;
   /** The pass was started by the installed schedule (cron, launchd, systemd). */
   scheduled?: boolean;
+  /** The run whose agent has just ended (the wrapper's pass): served first. */
+  forRun?: string;
 }
 
 export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<number> {

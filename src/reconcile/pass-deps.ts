@@ -9,6 +9,7 @@ import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
 import { rootTempDirs, sweepTemps } from '../adapters/temps.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { passHooks } from './hooks.js';
+import { requestRun, servedFirst } from './run-requests.js';
 import { reconcileRun } from './run.js';
 
 // What a pass touches of the world, as one narrow set: the runs root (its lock, its requests, its
@@ -25,6 +26,10 @@ export interface PassDeps {
     requested(root: string): boolean;
     request(root: string, at: Date): void;
     clearRequest(root: string): void;
+    /** This run asked for the pass (its agent just ended): the lock holder serves it next. */
+    requestRun(root: string, id: string): void;
+    /** Moves the runs requested meanwhile to the front of what is left of the round. */
+    servedFirst(root: string, queue: string[], live: readonly string[]): void;
   };
   runs: {
     /** The live runs, the index made first if need be. */
@@ -47,6 +52,8 @@ export const REAL_PASS_DEPS: PassDeps = {
     requested: (root) => exists(rootPaths(root).passRequested),
     request: (root, at) => writeFileAtomic(rootPaths(root).passRequested, `${at.toISOString()}\n`),
     clearRequest: (root) => rmSync(rootPaths(root).passRequested, { force: true }),
+    requestRun: (root, id) => requestRun(rootPaths(root).runRequests, id),
+    servedFirst: (root, queue, live) => servedFirst(rootPaths(root).runRequests, queue, live),
   },
   runs: {
     live: ensureRunIndex,

@@ -20,6 +20,8 @@ export interface PassOptions {
   scheduled?: boolean;
   /** Each outcome as it happens. */
   onOutcome?: (outcome: Outcome) => void;
+  /** The run whose agent has just ended (the wrapper's pass): served first by whoever holds the lock. */
+  forRun?: string;
 }
 
 export type { PassResult } from './requests.js';
@@ -56,7 +58,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: Pas
   const beat = (pass: Omit<Beat, 'started'>) => heartbeat(root, io, opts, deps, { started, ...pass });
   let release: (() => Promise<void>) | null = null;
   try {
-    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0, deps);
+    release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0, deps, opts.forRun);
   } catch (err) {
     // No lock (a full disk refuses even its directory): still said where status and doctor look.
     beat({ runs: 0, actions: 0, error: describeIoError(err as Error) });
@@ -110,7 +112,12 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: Pas
       ids = opts.dryRun ? runs.peek(root) : runs.live(root);
       ctx.views = undefined; // read the backends afresh each round: the last one may have started sessions
       const later: string[] = [];
-      for (const id of ids) {
+      // The run that asked for this pass first, then any that ask meanwhile (run-requests.ts).
+      const first = opts.forRun && ids.includes(opts.forRun) ? opts.forRun : null;
+      const queue = first ? [first, ...ids.filter((i) => i !== first)] : [...ids];
+      while (queue.length > 0) {
+        if (!opts.dryRun) deps.root.servedFirst(root, queue, ids);
+        const id = queue.shift() as string;
         const result = await runs.reconcile(id, ctx, runOpts);
         if (result === RECHECK) later.push(id);
         else record(result);
@@ -172,6 +179,7 @@ async function acquire(
   ctx: PassContext,
   retryMs: number,
   { root, clock }: PassDeps,
+  forRun: string | undefined,
 ): Promise<(() => Promise<void>) | null> {
   const rp = rootPaths(ctx.root);
   const onLost = (err: Error) => {
@@ -181,6 +189,7 @@ async function acquire(
     );
   };
   let release = await root.lock(rp.lock, onLost);
+  if (!release && forRun) root.requestRun(ctx.root, forRun);
   // The request is written before each try: a holder that refuses this try lets go after the
   // request exists, and looks for it once free (runPass), so no request is lost.
   for (const deadline = clock.now() + retryMs; !release;) {

@@ -97,8 +97,8 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const modeProblem = permissionModeProblem(settings.permissionMode, process.getuid?.() === 0, io.env);
   if (modeProblem) throw new UsageError(modeProblem);
 
-  const now = io.now();
-  const endsAt = endTime(req, settings, now);
+  // Checked now, before anything is made; taken again once the lock is held (below).
+  endTime(req, settings, io.now());
   const { claude, tmux, backend } = agentTools(settings, io.env);
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
@@ -119,6 +119,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {
+    // The night starts when its run is made: a wait for a pass to let go is not taken from it.
+    const now = io.now();
+    const endsAt = endTime(req, settings, now);
     // An id taken by an archived run is taken: archiving must never meet a namesake.
     const id = uniqueRunId(runId(now, slugify(req.name ?? req.task)), idTaken(root));
     const branch = req.branch ?? `overnight/${id}`;

@@ -138,10 +138,14 @@ set -m
 # Recovery within seconds; cron, launchd or systemd stay the backstop. From the runs root: the
 # agent's directory (a repository run's worktree) may be gone, and node cannot start in it then.
 cd "$root" || cd /
+# The request is left before node starts (seconds on a loaded machine): a pass that holds the lock
+# meanwhile serves this run next, and runs another round if it has served it already.
+mkdir -p "$root/.pass-requests" 2> /dev/null && : > "$root/.pass-requests/$id" 2> /dev/null
+: > "$root/.pass-requested" 2> /dev/null
 if [ -n "${SLURM_JOB_ID:-}" ]; then
   # Slurm ends every process of a job once its batch script exits: the pass runs before this does.
-  OVERNIGHT_HOME=$root "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null
+  OVERNIGHT_HOME=$root "$node" "$cli" reconcile --retry-lock 5000 --for-run "$id" >> "$root/reconcile.log" 2>&1 < /dev/null
 else
-  OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 >> "$root/reconcile.log" 2>&1 < /dev/null &
+  OVERNIGHT_HOME=$root nohup "$node" "$cli" reconcile --retry-lock 5000 --for-run "$id" >> "$root/reconcile.log" 2>&1 < /dev/null &
 fi
 exit 0

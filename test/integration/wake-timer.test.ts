@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -29,7 +29,7 @@ describe('the wake timer', () => {
     });
     const [ns, argv] = readFileSync(join(dir, 'fired'), 'utf8').trim().split('\n');
     expect(Number(BigInt(ns as string) / 1_000_000n)).toBeGreaterThanOrEqual(until.getTime());
-    expect(argv).toBe('reconcile --retry-lock 5000');
+    expect(argv).toBe(`reconcile --retry-lock 5000 --for-run ${basename(dir)}`);
   });
 
   it('ends without a pass once its run has ended', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { measureNight } from '../../chaos/night.mjs';
+import { measureNight, wastedAfter } from '../../chaos/night.mjs';
 import { checkGoals, summarize } from '../../chaos/summary.mjs';
 
 // The chaos judge fed synthetic nights: each broken supervisor must show in its figures and miss
@@ -182,5 +182,21 @@ describe('the chaos judge', () => {
     // The same death with the disk fine: 20 s owed, never resumed.
     const fine = goodNight('fine', (n) => ({ ...n, agents: full.agents, excused: [] }));
     expect(measureNight(fine, s(200)).never).toBe(1);
+  });
+});
+
+describe('wasted restarts', () => {
+  test.each([
+    ['clean', true],
+    ['limit', true],
+    ['auth', true],
+    ['never started', true],
+    ['crash', false],
+    ['killed', false],
+    ['oom', false],
+    // Its agent could not record itself (a full disk): the wrapper's exit 1 is a failure to back off from.
+    ['unrecorded', false],
+  ])('a crash restart after a session that ended %s: wasted %s', (how, wasted) => {
+    expect(wastedAfter(how)).toBe(wasted);
   });
 });

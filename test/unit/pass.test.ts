@@ -26,6 +26,8 @@ interface World {
   requested?: boolean[];
   lockHeld?: boolean;
   hooks?: boolean;
+  /** The runs that asked for a pass meanwhile, at each look for them (then none). */
+  runRequests?: string[][];
 }
 
 const act = (id: string, action: Outcome['action'] = 'start'): Outcome => ({ id, action, message: action });
@@ -34,6 +36,7 @@ function fakes(w: World) {
   const calls: string[] = [];
   const beats: unknown[] = [];
   const requested = [...(w.requested ?? [])];
+  const runRequests = [...(w.runRequests ?? [])];
   const seen = new Map<string, number>();
   let t = 0;
   let onLost: ((err: Error) => void) | null = null;
@@ -53,6 +56,13 @@ function fakes(w: World) {
       requested: () => requested.shift() ?? false,
       request: () => void calls.push('request'),
       clearRequest: () => void calls.push('clear-request'),
+      requestRun: (_root, id) => void calls.push(`request-run ${id}`),
+      servedFirst: (_root, queue) => {
+        for (const id of runRequests.shift() ?? []) {
+          const at = queue.indexOf(id);
+          if (at >= 0) queue.unshift(...queue.splice(at, 1));
+        }
+      },
     },
     runs: {
       live: () => (calls.push('live'), w.ids),
@@ -150,6 +160,21 @@ const rows: {
     world: { ids: ['a'], lockHeld: true, hooks: true },
     want: { ran: false, actions: [] },
     calls: ['lock', 'request', 'lock'],
+  },
+  {
+    name: 'the run whose agent just ended first, then one that asked meanwhile, then the rest',
+    world: { ids: ['a', 'b', 'c'], runRequests: [[], ['b']] },
+    opts: { forRun: 'c' },
+    want: { ran: true, actions: [] },
+    calls: ['lock', 'clear-request', 'live', 'look c', 'look b', 'look a', 'sweep', 'release'],
+    beat: { runs: 3, actions: 0 },
+  },
+  {
+    name: 'the lock held, asked for by a run: its run is requested beside the pass',
+    world: { ids: ['a'], lockHeld: true },
+    opts: { forRun: 'a' },
+    want: { ran: false, actions: [] },
+    calls: ['lock', 'request-run a', 'request', 'lock'],
   },
   {
     name: 'a run that fails: the others go on, the heartbeat names it',

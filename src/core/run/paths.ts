@@ -123,6 +123,8 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
 export interface RootPaths {
   lock: string;
   passRequested: string;
+  /** One empty file per run whose agent has just ended: the pass holding the lock serves it next. */
+  runRequests: string;
   heartbeat: string;
   /** Written by `schedule install`: which backend runs the passes, and how often. */
   schedule: string;
@@ -143,6 +145,7 @@ export function rootPaths(runsRoot: string): RootPaths {
   return {
     lock: join(runsRoot, '.reconcile.lock'),
     passRequested: join(runsRoot, '.pass-requested'),
+    runRequests: join(runsRoot, '.pass-requests'),
     heartbeat: join(runsRoot, '.heartbeat.json'),
     schedule: join(runsRoot, '.schedule.json'),
     pauseAll: join(runsRoot, 'PAUSE'),

@@ -136,7 +136,15 @@ function start(dist, entry) {
   };
 
   if (key) {
+    // A cache that cannot be written costs the next start its speed, never this command its exit.
     process.on('exit', () => {
+      try {
+        saveCache();
+      } catch {
+        // no cache this time
+      }
+    });
+    const saveCache = () => {
       if (!stale) return;
       // Every function run so far is in a script's cache now; chunks not loaded keep their old one.
       const blobs = new Map(cache ? cache.blobs : []);
@@ -152,7 +160,7 @@ function start(dist, entry) {
       for (const old of fs.readdirSync(dir))
         if (old.startsWith('code-cache-') && old !== path.basename(file))
           fs.rmSync(path.join(dir, old), { force: true });
-    });
+    };
   }
   load(entry);
 }

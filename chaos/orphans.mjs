@@ -74,8 +74,11 @@ export function runProcesses(world, run, procs) {
   for (const p of procs) {
     // tmux's server keeps the command line of the session that started it (agent.sh included).
     if (isTmux(p.cmd)) continue;
-    if (p.pid === timer || (isTimerShell(p.cmd) && `${p.cmd} `.includes(`${records} `)))
-      out.push({ pid: p.pid, kind: 'timer', cmd: p.cmd });
+    // A timer's shell is known by the records its command line names: it inherits the
+    // environment of the pass that armed it, which may be another run's wrapper's.
+    if (isTimerShell(p.cmd)) {
+      if (`${p.cmd} `.includes(`${records} `)) out.push({ pid: p.pid, kind: 'timer', cmd: p.cmd });
+    } else if (p.pid === timer) out.push({ pid: p.pid, kind: 'timer', cmd: p.cmd });
     else if (p.cmd.includes('agent.sh') && p.cmd.includes(records))
       out.push({ pid: p.pid, kind: 'wrapper', cmd: p.cmd });
     else if (p.env.includes(logMarker) && !/overnight\.js reconcile\b/.test(p.cmd))

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
@@ -130,6 +131,9 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.spec.paths.claude,
     ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),
   ];
+  // An earlier try of this session (started again under its number) left a wrapper record that
+  // is no record of this one's wrapper.
+  if (again) rmSync(s.paths.wrapperFile(session.n), { force: true });
   await backendOf(s.spec, s.paths).start({ id: s.spec.id, paths: s.paths }, cwd, argv);
   return session;
 }

@@ -175,6 +175,15 @@ export function readAgent(
 }
 
 /**
+ * The session's wrapper as it recorded itself (local backends). Only a whole line is believed:
+ * the wrapper writes it without a rename, and a torn one is no record.
+ */
+export function readWrapper(paths: RunPaths, n: number): { pid: number; startTime: string } | null {
+  const text = readRecord(paths.wrapperFile(n));
+  return text === null || !text.endsWith('\n') ? null : parsePidRecord(text);
+}
+
+/**
  * Each session's record from output.log, read through the stream index: a reader pays for the
  * bytes written since the last one, never for the whole log.
  */

@@ -14,6 +14,7 @@ import {
   readSpec,
   readStaleSince,
   readTail,
+  readWrapper,
 } from '../adapters/store.js';
 import { transcriptSize } from '../adapters/transcript.js';
 import type { SessionLog } from '../core/agent/stream.js';
@@ -133,7 +134,13 @@ async function observeAgent(
   // that the backend saw gone has left its record, and a session's end is never misread as a
   // crash. (A session being started, recorded before the backend runs its wrapper, still looks
   // gone: see mayBeStarting.)
-  const wrapper = await wrapperAlive();
+  const viewed = await wrapperAlive();
+  // On this machine the wrapper's own record tells what the backend's view cannot: one that
+  // outlived its tmux server still runs (and will record the end), and one that is gone has left
+  // its exit record if it wrote one, so there is no exit race to wait out.
+  const own = remote || viewed ? null : readWrapper(paths, session.n);
+  const ownAlive = own !== null && (await isAlive(own.pid, own.startTime));
+  const wrapper = viewed || ownAlive;
   const exit = readExitRecord(paths, session.n);
   // The log is only read when a decision may depend on it: a pass over healthy runs stays cheap.
   const endedAt = exit?.at ?? now;
@@ -142,6 +149,7 @@ async function observeAgent(
   return {
     running: false,
     wrapperAlive: wrapper,
+    ...(own && !ownAlive ? { wrapperGone: true } : {}),
     started: pid !== null,
     exit,
     hung: exists(paths.hungFile(session.n)),

@@ -68,6 +68,11 @@ id=$(basename "$state")
 root=$(dirname "$(dirname "$state")")
 log="$state/output.log"
 
+# The wrapper's own record: a pass that finds it gone knows its exit record, if any, is written
+# (no grace to wait), and one that lost the tmux server sees the wrapper still at work. One write
+# of one line (readers believe only a whole line); without it, passes wait out the exit race.
+printf '%s %s\n' "$$" "$(start_time "$$")" > "$state/wrapper-$n.pid" 2> /dev/null
+
 # The environment captured at launch: `export NAME='value'` lines that overnight wrote, each value
 # single-quoted (never evaluated). The agent gets exactly these variables: it starts from an empty
 # environment, so nothing of tmux's, cron's or launchd's reaches it. The file lives outside the

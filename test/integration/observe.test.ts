@@ -1,11 +1,15 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { startTimeOf } from '../../src/adapters/processes.js';
 import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
 import { serializeSession } from '../../src/core/run/records.js';
 import { decide } from '../../src/core/supervise/decide.js';
+import { endUnrecorded } from '../../src/core/supervise/state.js';
 import { observe } from '../../src/read/observe.js';
 import { spec as specOf, STARTED } from '../unit/builders.js';
 
@@ -35,6 +39,34 @@ describe('observe', () => {
     const obs = await observe(paths, spec, wrapperAlive, { HOME: root }, LATER);
     expect(obs.session?.agent).toMatchObject({ running: false, wrapperAlive: false, exit: { code: 1 } });
     expect(decide(spec, obs, LATER).reason).toMatch(/exit 1/);
+  });
+
+  it('a wrapper that recorded itself and is gone leaves no exit race to wait out', async () => {
+    const wrapper = spawn('/bin/sh', ['-c', 'exit 0']);
+    await once(wrapper, 'exit');
+    writeFileSync(paths.wrapperFile(1), `${wrapper.pid} no-such-start-time\n`);
+    const obs = await observe(paths, spec, async () => false, { HOME: root }, LATER);
+    expect(obs.session?.agent).toMatchObject({ running: false, wrapperAlive: false, wrapperGone: true });
+    expect(endUnrecorded(obs)).toBe(false);
+    expect(decide(spec, obs, LATER).reason).toMatch(/no exit status recorded/);
+  });
+
+  it("a wrapper that outlived the backend's view (tmux's server lost) still runs", async () => {
+    const wrapper = spawn('/bin/sh', ['-c', 'sleep 60'], { stdio: 'ignore' });
+    try {
+      const start = await startTimeOf(wrapper.pid as number);
+      writeFileSync(paths.wrapperFile(1), `${wrapper.pid} ${start}\n`);
+      const obs = await observe(paths, spec, async () => false, { HOME: root }, LATER);
+      expect(obs.session?.agent).toMatchObject({ running: false, wrapperAlive: true });
+      expect(decide(spec, obs, LATER).cause).toBe('starting');
+      // A torn record (no whole line) is no record: the exit race is waited out as before.
+      writeFileSync(paths.wrapperFile(1), `${wrapper.pid} ${start}`);
+      const torn = await observe(paths, spec, async () => false, { HOME: root }, LATER);
+      expect(torn.session?.agent).toMatchObject({ wrapperAlive: false });
+      expect(endUnrecorded(torn)).toBe(true);
+    } finally {
+      wrapper.kill('SIGKILL');
+    }
   });
 
   it('a wrapper gone with no exit record is a session that ended unrecorded', async () => {

@@ -100,6 +100,11 @@ describe('endUnrecorded', () => {
       obs: observation({ session: ended(session(), { wrapperAlive: true }) }),
       want: false,
     },
+    {
+      name: 'the wrapper recorded itself and is gone: nothing more is on its way',
+      obs: observation({ session: ended(session(), { wrapperGone: true }) }),
+      want: false,
+    },
     { name: 'the agent is alive', obs: observation({ session: running(session()) }), want: false },
     { name: 'finished', obs: observation({ sentinel: done('r') }), want: false },
     { name: 'paused', obs: observation({ paused: true }), want: false },

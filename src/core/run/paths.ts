@@ -52,6 +52,8 @@ export interface RunPaths {
   /** The report of the run a follow-up continues. */
   previousReport: string;
   pidFile: (n: number) => string;
+  /** The session's wrapper, `<pid> <start time>`, written by the wrapper itself as it starts. */
+  wrapperFile: (n: number) => string;
   /** A detached run's wrapper: `<pid> <start time>` of the current session's, and its own output. */
   wrapperPid: string;
   wrapperLog: string;
@@ -114,6 +116,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     continuedBy: st('continued-by'),
     previousReport: w('previous/REPORT.md'),
     pidFile: (n) => st(`agent-${n}.pid`),
+    wrapperFile: (n) => st(`wrapper-${n}.pid`),
     wrapperPid: st('wrapper.pid'),
     wrapperLog: st('wrapper.log'),
     exitFile: (n) => st(`agent-${n}.exit`),

@@ -18,12 +18,13 @@ export function stateOf(obs: Observation): RunState {
 
 /**
  * The current session's agent and wrapper are gone with no exit record: a crash, or a moment
- * of a session ending or starting. Looked at again after a short grace before it is believed.
+ * of a session ending or starting. Looked at again after a short grace before it is believed,
+ * unless the wrapper's own record shows it gone: then nothing more is on its way.
  */
 export function endUnrecorded(obs: Observation): boolean {
   const agent = obs.session?.agent;
   if (obs.sentinel || obs.paused || !agent || agent.running) return false;
-  return !agent.exit && !agent.wrapperAlive;
+  return !agent.exit && !agent.wrapperAlive && !agent.wrapperGone;
 }
 
 /** How long after a session's start its wrapper may still be on its way (tmux starting it). */

@@ -49,6 +49,11 @@ export interface AgentNotRunning {
   running: false;
   /** The tmux pane holding the wrapper still runs (the agent may be starting or just ended). */
   wrapperAlive: boolean;
+  /**
+   * The wrapper recorded itself and its process is gone: its exit record, if it wrote one, is
+   * already on disk (so no exit race to wait out). Absent where that is not known.
+   */
+  wrapperGone?: boolean;
   /** The session's agent recorded itself (it does so before it starts): false for one that never ran. */
   started: boolean;
   exit: ExitRecord | null;

@@ -17,7 +17,7 @@ interface WakeTimer {
   startTime: string | null;
 }
 
-/** `<ISO time> <pid> <start time>`; older records hold the time alone. */
+/** `<key> <pid> <start time>` (the key: the ISO time it wakes at); older records hold the time alone. */
 function readWakeTimer(file: string): WakeTimer | null {
   // Bounded and checked: a pid out of range is no process of ours to look at or signal.
   const text = readHead(file, 512)?.trim();
@@ -84,22 +84,35 @@ export function timerArgs(
   return ['-c', TIMER_SCRIPT, String(end), self.node, self.cli, records, basename(records)];
 }
 
-async function armTimer(
+function armTimer(
   file: string,
   paths: RunPaths,
   until: Date,
   now: Date,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
-  const at = until.toISOString();
+  return armShell(file, until.toISOString(), timerArgs(until, now, selfCommand(), paths.state), paths, env);
+}
+
+/**
+ * Starts `/bin/sh <args>` detached, a pass to be, recorded in `file` under `key` (the time it
+ * wakes at, or what it watches): armed once per key, while that shell lives.
+ */
+export async function armShell(
+  file: string,
+  key: string,
+  args: string[],
+  paths: RunPaths,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
   const armed = readWakeTimer(file);
   // A timer that fired has become this pass: it sleeps no more, so the wait is armed again.
-  if (armed?.at === at && armed.pid !== process.pid && (await timerAlive(armed))) return false;
+  if (armed?.at === key && armed.pid !== process.pid && (await timerAlive(armed))) return false;
   await cancelTimer(file);
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
   const log = join(root, 'reconcile.log');
-  const timer = execa('/bin/sh', timerArgs(until, now, selfCommand(), paths.state), {
+  const timer = execa('/bin/sh', args, {
     detached: true,
     cleanup: false,
     cwd: root,
@@ -112,14 +125,15 @@ async function armTimer(
   timer.unref();
   const pid = timer.pid ?? null;
   const startTime = pid === null ? null : await startTimeOf(pid);
-  writeFileAtomic(file, [at, pid, startTime].filter((x) => x !== null).join(' ') + '\n');
+  writeFileAtomic(file, [key, pid, startTime].filter((x) => x !== null).join(' ') + '\n');
   return true;
 }
 
-/** Ends the run's timers, for waits and for its end time. */
+/** Ends the run's timers, for waits and for its end time, and the watch of an agent whose wrapper is gone. */
 export async function cancelWakeTimer(paths: RunPaths): Promise<void> {
   await cancelTimer(paths.wake);
   await cancelTimer(paths.endWake);
+  await cancelTimer(paths.agentWatch);
 }
 
 /**

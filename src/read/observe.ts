@@ -128,7 +128,15 @@ async function observeAgent(
     // Paid extra usage must be caught while the agent runs: its stream is read each pass, unless
     // the run allows overage (the per-session index makes this read cost only what is new).
     const overage = spec.allowOverage ? undefined : overageOf(logs().findLast((l) => l.n === session.n));
-    return { running: true, promptSeen, staleSince: readStaleSince(paths, session.n), overage };
+    const own = remote ? null : readWrapper(paths, session.n);
+    const orphan = own !== null && !(await isAlive(own.pid, own.startTime));
+    return {
+      running: true,
+      promptSeen,
+      staleSince: readStaleSince(paths, session.n),
+      overage,
+      ...(orphan ? { wrapperGone: true } : {}),
+    };
   }
   // Liveness before the exit record: the wrapper records the exit before it ends, so a wrapper
   // that the backend saw gone has left its record, and a session's end is never misread as a

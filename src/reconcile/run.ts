@@ -1,6 +1,8 @@
+import { watchAgent } from '../adapters/agent-watch.js';
 import { exists } from '../adapters/files.js';
 import { runDirProblem } from '../adapters/owner.js';
 import { markRemoved } from '../adapters/run-index.js';
+import { readAgent } from '../adapters/store.js';
 import { armEndTimer } from '../adapters/wake-timer.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
@@ -9,7 +11,7 @@ import { runPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
 import { endTimerAt } from '../core/supervise/end-timer.js';
-import { endUnrecorded, stateAfter, stateOf } from '../core/supervise/state.js';
+import { endUnrecorded, needsAgentWatch, stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action } from '../core/supervise/types.js';
 import { observeRun } from '../read/observe.js';
 import { act } from './act.js';
@@ -74,6 +76,8 @@ export async function reconcileRun(
       // The next moment a pass must come (the end time, the synthesis's deadline), schedule or not.
       const wakeAt = endTimerAt(spec, obs, action, now);
       if (wakeAt) await armEndTimer(paths, wakeAt, now, ctx.io.env);
+      const agent = needsAgentWatch(obs) ? readAgent(paths, obs.session) : null;
+      if (agent) await watchAgent(paths, agent, ctx.io.env);
       const quiet = opts.everyOutcome ? outcome : undefined;
       if (action.kind === 'none') return quiet;
       if (!(await act(spec, paths, obs, action, ctx, now))) return quiet;

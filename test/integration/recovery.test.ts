@@ -180,6 +180,37 @@ describe('recovery', () => {
       await sb.agentPid(id, 2);
       expect(sb.calls()).toHaveLength(2);
     });
+
+    it('an agent whose wrapper died is watched: its end starts the pass that resumes the run', async ({
+      sb,
+    }) => {
+      // Nobody else would: no wrapper records this agent's end, and no schedule runs here.
+      sb.setBehaviour([{ work: 60 }, { work: 60 }]);
+      const { id } = await sb.launch('Outlive the wrapper, watched', ['--duration', '1h']);
+      const pid = await sb.agentPid(id);
+      process.kill(await sb.wrapperPid(id), 'SIGKILL');
+      await waitFor(async () => !(await sb.hasSession(id)), { what: 'wrapper gone' });
+      const pass = await sb.run(['reconcile']);
+      expect(pass.exitCode, pass.stderr).toBe(0);
+      expect(sb.read(sb.state(id, 'watch-agent'))).toMatch(new RegExp(`^agent:${pid}:`));
+      // A second pass finds the watch at work and starts no other.
+      const watch = (sb.read(sb.state(id, 'watch-agent')) ?? '').split(' ')[1];
+      await sb.run(['reconcile']);
+      expect((sb.read(sb.state(id, 'watch-agent')) ?? '').split(' ')[1]).toBe(watch);
+      process.kill(pid, 'SIGKILL');
+      await sb.agentPid(id, 2);
+      expect(
+        sb
+          .events(id)
+          .filter((e) => e.action === 'start')
+          .at(-1),
+      ).toMatchObject({
+        session: 2,
+        mode: 'resume',
+      });
+      await sb.run(['stop', id]);
+      await waitFor(() => !alive(Number(watch)), { what: 'the watch gone with the run' });
+    });
   });
 });
 
@@ -217,6 +248,8 @@ describe('process identity', () => {
     process.kill(await sb.wrapperPid(id), 'SIGKILL');
     process.kill(pid, 'SIGKILL');
     await waitFor(() => !alive(pid), { what: 'the agent gone' });
+    // A wrapper without its own record (one that could not write it): the race is waited out.
+    rmSync(sb.state(id, 'wrapper-1.pid'));
     const pass = sb.run(['reconcile']);
     await new Promise((r) => setTimeout(r, 500));
     writeFileSync(sb.state(id, 'agent-1.exit'), `3 1 ${Math.floor(Date.now() / 1000)}\n`);

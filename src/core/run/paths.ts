@@ -41,6 +41,8 @@ export interface RunPaths {
   wake: string;
   /** The timer armed for the run's end time (or its synthesis's deadline), so no schedule is needed. */
   endWake: string;
+  /** The watch of an agent whose wrapper is gone: a pass when that agent ends. */
+  agentWatch: string;
   /** The status summary written once a finished run is verified free of agents. */
   final: string;
   /** Byte offset of events.jsonl up to which transitions were queued for notification. */
@@ -108,6 +110,7 @@ export function runPaths(runsRoot: string, id: string): RunPaths {
     streamIndex: st('stream-index.json'),
     wake: st('wake-at'),
     endWake: st('wake-end'),
+    agentWatch: st('watch-agent'),
     staleSince: st('stale-since'),
     hungFile: (n) => st(`hung-${n}`),
     final: finished.final,

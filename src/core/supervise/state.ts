@@ -27,6 +27,12 @@ export function endUnrecorded(obs: Observation): boolean {
   return !agent.exit && !agent.wrapperAlive && !agent.wrapperGone;
 }
 
+/** A live agent whose wrapper is gone, in a run still going: a watch must start a pass at its end. */
+export function needsAgentWatch(obs: Observation): boolean {
+  const agent = obs.session?.agent;
+  return !obs.sentinel && !!agent?.running && agent.wrapperGone === true;
+}
+
 /** How long after a session's start its wrapper may still be on its way (tmux starting it). */
 export const START_WINDOW_MS = 10_000;
 

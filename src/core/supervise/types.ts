@@ -34,6 +34,8 @@ export interface RunningAgent {
   promptSeen: string | null;
   /** When a pass first saw this session silent (the hang timer, kept on disk). */
   staleSince: Date | null;
+  /** Its wrapper recorded itself and is gone (killed): nobody will record this agent's end. */
+  wrapperGone?: boolean;
   /**
    * The session is spending paid extra usage (its latest rate_limit_event says so): since when,
    * and when the subscription window resets. Read only when the run does not allow overage.

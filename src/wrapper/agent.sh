@@ -64,8 +64,11 @@ fi
 state=$1 n=$2 node=$3 cli=$4
 shift 4
 [ "${1:-}" = "--" ] && shift
-id=$(basename "$state")
-root=$(dirname "$(dirname "$state")")
+# RECORDS is absolute, `<root>/.overnight/<id>` (no trailing slash): cut without basename and
+# dirname, a process each at every start on a machine that may be busy.
+id=${state##*/}
+root=${state%/*}
+root=${root%/*}
 log="$state/output.log"
 
 # The wrapper's own record: a pass that finds it gone knows its exit record, if any, is written

@@ -41,13 +41,15 @@ const tailOf = (text: string) => (text.length > LONG_TAIL ? text.slice(-LONG_TAI
 
 /**
  * Reads whole lines from the cursor up to `size`, advancing the cursor past each. Returns the
- * incomplete last line (under the cap) without consuming it: it may yet be completed.
+ * incomplete last line (under the cap) without consuming it: it may yet be completed. A whole line
+ * under the cap whose bytes `keep` refuses is passed over without being decoded.
  */
 export function readLines(
   fd: number,
   cursor: LineCursor,
   size: number,
   onLine: (l: Line) => void,
+  keep?: (bytes: Buffer) => boolean,
 ): Line | null {
   let carry: Buffer | null = null;
   let carryAt = cursor.offset;
@@ -76,7 +78,7 @@ export function readLines(
       if (line.length > LINE_CAP) {
         const head = line.subarray(0, LONG_HEAD).toString('utf8');
         onLine({ at, end: cursor.offset, text: head, tail: line.subarray(-LONG_TAIL).toString('utf8') });
-      } else {
+      } else if (!keep || keep(line)) {
         onLine({ at, end: cursor.offset, text: line.toString('utf8') });
       }
     };

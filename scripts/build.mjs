@@ -10,6 +10,7 @@
 // Built beside dist/ and swapped in, so wrappers running all night never find it half written.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { build, transform } from 'esbuild';
 
@@ -26,7 +27,7 @@ const { outputFiles } = await build({
   write: false,
   logLevel: 'warning',
   define: { 'import.meta.url': '__importMetaUrl' },
-  plugins: [lazyChildProcess()],
+  plugins: [lazyChildProcess(), plainFsForLock()],
 });
 
 const hash = createHash('sha256');
@@ -60,22 +61,56 @@ renameSync(next, 'dist');
 rmSync(old, { recursive: true, force: true });
 
 /**
- * Commander requires node:child_process at load, for subcommands that are executables (overnight
- * has none): that builtin and the stream and net modules under it cost a bare command several ms.
- * Commander's require of it is made lazy; overnight's own imports of it are untouched.
+ * node:child_process costs a command several ms at load (it brings the stream, net and dgram
+ * modules), and a steady pass, whose agents all run, spawns nothing. Every import of it (commander
+ * requires it for subcommands that are executables, which overnight has none of; the backends and
+ * checks spawn) gets the same functions, looked up on first use.
  */
 function lazyChildProcess() {
+  const names = Object.keys(createRequire(import.meta.url)('node:child_process'));
   return {
     name: 'lazy-child-process',
     setup(b) {
       b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        /[\\/]commander[\\/]/.test(args.importer)
-          ? { path: 'lazy-child-process', namespace: 'lazy' }
-          : undefined,
+        args.namespace === 'lazy'
+          ? { path: 'node:child_process', external: true }
+          : { path: 'lazy-child-process', namespace: 'lazy' },
       );
       b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+        contents: [
+          'let cp;',
+          "const real = () => (cp ??= require('node:child_process'));",
+          `for (const k of ${JSON.stringify(names)})`,
+          '  Object.defineProperty(module.exports, k, { get: () => real()[k], enumerable: true });',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * proper-lockfile takes graceful-fs, whose loading (it patches fs and reads every fs stream class)
+ * brings the stream, readline and fs/promises modules: a third of what a pass loads of Node. A
+ * lock's few mkdir, stat and utimes calls need none of its retries on EMFILE: it gets node:fs.
+ * Its signal-exit checks one argument with node:assert (which brings the stream and net modules):
+ * the real assert is loaded only when that check fails.
+ */
+function plainFsForLock() {
+  return {
+    name: 'plain-fs-for-lock',
+    setup(b) {
+      b.onResolve({ filter: /^graceful-fs$/ }, (args) =>
+        /[\\/]proper-lockfile[\\/]/.test(args.importer) ? { path: 'node:fs', external: true } : undefined,
+      );
+      b.onResolve({ filter: /^assert$/ }, (args) =>
+        /[\\/]signal-exit[\\/]/.test(args.importer)
+          ? { path: 'assert', namespace: 'lazy-assert' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
         contents:
-          "let cp; module.exports = new Proxy({}, { get: (_, k) => (cp ??= require('node:child_process'))[k] });",
+          "module.exports = { equal(a, b, message) { if (a != b) require('node:assert').equal(a, b, message); } };",
         loader: 'js',
       }));
     },

@@ -1,5 +1,3 @@
-import { isatty } from 'node:tty';
-
 import { systemClock } from './adapters/clock.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
@@ -12,12 +10,22 @@ import { safeText } from './core/text.js';
 
 // Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
 // as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
-// process.stdin and process.stderr are streams made on first use (stdin's costs a dozen modules):
-// only touched when read or written; isatty() says what they are.
+// process.stdin, process.stdout and process.stderr are streams made on first use, and node:tty
+// brings the net and stream modules: all are touched only when read, written or asked about, so a
+// pass with nothing to say loads none of them.
+const isatty = (fd: number) => process.getBuiltinModule('node:tty').isatty(fd);
 let wroteStderr = false;
+let out: NodeJS.WriteStream | null = null;
+function stdout(): NodeJS.WriteStream {
+  if (out) return out;
+  out = process.stdout;
+  // A reader that went away (`status | head`) is not an error worth a stack trace.
+  out.on('error', () => {});
+  return out;
+}
 const io: Io = {
-  stdout: (line) => process.stdout.write(line + '\n'),
-  stdoutBytes: (bytes) => process.stdout.write(bytes),
+  stdout: (line) => stdout().write(line + '\n'),
+  stdoutBytes: (bytes) => stdout().write(bytes),
   // A URL in an error (a webhook's, with its token) is masked: see core/mask.ts.
   stderr: (line) => {
     wroteStderr = true;
@@ -27,10 +35,18 @@ const io: Io = {
   now: systemClock,
   cmd: commandToRun(process.env),
   readStdin,
-  stdinIsTty: isatty(0),
-  stdoutIsTty: process.stdout.isTTY === true,
-  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
-  ...(isatty(0) && isatty(2) ? { ask } : {}),
+  get stdinIsTty() {
+    return isatty(0);
+  },
+  get stdoutIsTty() {
+    return stdout().isTTY === true;
+  },
+  get columns() {
+    return (stdout().isTTY && stdout().columns) || undefined;
+  },
+  get ask() {
+    return isatty(0) && isatty(2) ? ask : undefined;
+  },
 };
 
 /** The error in one line: a filesystem error in words (the path and the problem), never errno text. */
@@ -84,17 +100,15 @@ async function main(): Promise<number> {
   }
 }
 
-// A reader that went away (`status | head`) is not an error worth a stack trace.
-process.stdout.on('error', () => {});
-
 main().then((code) => {
   process.exitCode = code;
   // Exit once stdout and stderr have drained into their pipes, even if a stray handle (a lock
   // timer) is still open: exiting earlier cuts a long `status --json` short.
-  let pending = wroteStderr ? 2 : 1;
+  let pending = 1 + (out ? 1 : 0) + (wroteStderr ? 1 : 0);
   const done = () => {
     if (--pending === 0) process.exit(code);
   };
-  process.stdout.write('', done);
+  out?.write('', done);
   if (wroteStderr) process.stderr.write('', done);
+  done();
 });

@@ -26,40 +26,54 @@ export interface LineCursor {
   long: { start: number; head: string; tail: string } | null;
 }
 
-export function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
+export function readAt(fd: number, position: number, length: number, into?: Buffer): Buffer {
+  const buf = into && into.length >= length ? into : Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
     const n = readSync(fd, buf, got, length - got, position + got);
     if (n === 0) break;
     got += n;
   }
-  return got === length ? buf : buf.subarray(0, got);
+  return got === buf.length ? buf : buf.subarray(0, got);
 }
 
 const tailOf = (text: string) => (text.length > LONG_TAIL ? text.slice(-LONG_TAIL) : text);
 
 /**
+ * The text of `bytes` as far as its last LONG_TAIL characters go: only the last 4 × LONG_TAIL
+ * bytes are decoded (a character is at most 4 bytes, and a sequence cut at their start spoils at
+ * most its first 3 characters), so a gigabyte-long line costs its reading, not its decoding.
+ */
+function lastText(bytes: Buffer): string {
+  const keep = 4 * LONG_TAIL;
+  return (bytes.length > keep ? bytes.subarray(-keep) : bytes).toString('utf8');
+}
+
+/**
  * Reads whole lines from the cursor up to `size`, advancing the cursor past each. Returns the
- * incomplete last line (under the cap) without consuming it: it may yet be completed.
+ * incomplete last line (under the cap) without consuming it: it may yet be completed. A whole line
+ * under the cap whose bytes `keep` refuses is passed over without being decoded.
  */
 export function readLines(
   fd: number,
   cursor: LineCursor,
   size: number,
   onLine: (l: Line) => void,
+  keep?: (bytes: Buffer) => boolean,
 ): Line | null {
   let carry: Buffer | null = null;
   let carryAt = cursor.offset;
   let pos = cursor.offset;
+  // One buffer for every chunk (nothing is kept of one past its turn: lines are decoded or copied).
+  const scratch = Buffer.allocUnsafe(Math.max(0, Math.min(CHUNK, size - pos)));
   while (pos < size) {
-    const chunk = readAt(fd, pos, Math.min(CHUNK, size - pos));
+    const chunk = readAt(fd, pos, Math.min(CHUNK, size - pos), scratch);
     if (chunk.length === 0) break;
     let from = 0;
     if (cursor.long) {
       const nl = chunk.indexOf(0x0a);
       const long = cursor.long;
-      long.tail = tailOf(long.tail + chunk.subarray(0, nl < 0 ? chunk.length : nl).toString('utf8'));
+      long.tail = tailOf(long.tail + lastText(chunk.subarray(0, nl < 0 ? chunk.length : nl)));
       pos += chunk.length;
       if (nl < 0) {
         cursor.offset = pos;
@@ -76,7 +90,7 @@ export function readLines(
       if (line.length > LINE_CAP) {
         const head = line.subarray(0, LONG_HEAD).toString('utf8');
         onLine({ at, end: cursor.offset, text: head, tail: line.subarray(-LONG_TAIL).toString('utf8') });
-      } else {
+      } else if (!keep || keep(line)) {
         onLine({ at, end: cursor.offset, text: line.toString('utf8') });
       }
     };

@@ -53,7 +53,10 @@ async function recordOwner(lockPath: string): Promise<void> {
     const start = await startTimeOf(process.pid);
     if (start === null) return;
     const { ino } = statSync(lockPath);
-    writeFileAtomic(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}\n`);
+    // No fsync: a record lost to a power cut only means the lock goes stale instead, as without one.
+    writeFileAtomic(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}\n`, 0o600, {
+      durable: false,
+    });
   } catch {
     // no record: the lock goes stale instead
   }

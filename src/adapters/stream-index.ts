@@ -8,7 +8,7 @@ import {
   STREAM_SHAPE,
   type StreamIndex,
 } from '../core/agent/stream-index.js';
-import { feedLine, newStream, type SessionLog } from '../core/agent/stream.js';
+import { feedLine, newStream, READ_TYPES, type SessionLog } from '../core/agent/stream.js';
 import { hashBytes } from '../core/hash.js';
 import type { RunPaths } from '../core/run/paths.js';
 import { readHead, writeFileAtomic } from './files.js';
@@ -73,6 +73,26 @@ function freshIndex(dev: number, ino: number): StreamIndex {
   };
 }
 
+const TYPE_KEY = Buffer.from('"type":"');
+const READ = READ_TYPES.map((t) => Buffer.from(`${t}"`));
+
+/**
+ * Whether feedLine may do anything with a line, from its bytes: a line of JSON names one of the
+ * types it reads (most of a busy log is assistant text and tool results it skips, and decoding
+ * them cost a pass more than anything else). Every other line is decoded as before.
+ */
+function mayMatter(line: Buffer): boolean {
+  if (line[0] !== 0x7b) return true;
+  // From one byte on: `"type":"` may overlap itself (`"type":"type":"result"`).
+  for (let at = line.indexOf(TYPE_KEY); at >= 0; at = line.indexOf(TYPE_KEY, at + 1)) {
+    const from = at + TYPE_KEY.length;
+    for (const t of READ)
+      if (from + t.length <= line.length && line.compare(t, 0, t.length, from, from + t.length) === 0)
+        return true;
+  }
+  return false;
+}
+
 /** Folds one line, whole or over the cap, noting where a new session starts. */
 function fold(idx: StreamIndex, line: Line): void {
   const before = idx.state.sessions.length;
@@ -99,7 +119,7 @@ export function readStreamView(paths: RunPaths, save = true): StreamView {
     const loaded = loadIndex(paths, fd, st.dev, st.ino, st.size);
     const idx = loaded ?? freshIndex(st.dev, st.ino);
     const from = idx.offset;
-    const torn = readLines(fd, idx, st.size, (line) => fold(idx, line));
+    const torn = readLines(fd, idx, st.size, (line) => fold(idx, line), mayMatter);
     if (idx.printLen < PRINT_BYTES && idx.offset > idx.printLen) {
       idx.printLen = Math.min(PRINT_BYTES, idx.offset);
       idx.print = printOf(fd, idx.printLen);

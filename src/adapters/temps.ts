@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 // Temp files of writers killed mid-write (a pass, the wrapper) are never renamed into place: the
@@ -19,7 +19,8 @@ const OWN = [
 export const TEMP_MAX_AGE_MS = 60_000;
 
 export function isOwnTempName(name: string): boolean {
-  return OWN.some((re) => re.test(name));
+  // Every pattern has `.tmp`: a runs root's thousands of run names are passed over at once.
+  return name.includes('.tmp') && OWN.some((re) => re.test(name));
 }
 
 /**
@@ -27,10 +28,10 @@ export function isOwnTempName(name: string): boolean {
  * overnight's temp names and that were last written more than a minute before `now`. The names
  * removed; a directory that is missing or unreadable is nothing to sweep.
  */
-export function sweepTemps(dir: string, now: Date): string[] {
-  let names: string[];
+export function sweepTemps(dir: string, now: Date, listed?: readonly string[]): string[] {
+  let names: readonly string[];
   try {
-    names = readdirSync(dir);
+    names = listed ?? readdirSync(dir);
   } catch {
     return [];
   }
@@ -50,14 +51,21 @@ export function sweepTemps(dir: string, now: Date): string[] {
   return removed;
 }
 
-/** The runs root itself and its dot-directories (overnight's own, never a run's). */
-export function rootTempDirs(root: string): string[] {
-  const dirs = [root];
+/**
+ * Sweeps the runs root and its dot-directories (overnight's own, never a run's), listing the
+ * root once (it holds a directory per run: thousands).
+ */
+export function sweepRoot(root: string, now: Date): void {
+  let entries: Dirent[];
   try {
-    for (const e of readdirSync(root, { withFileTypes: true }))
-      if (e.name.startsWith('.') && e.isDirectory()) dirs.push(join(root, e.name));
+    entries = readdirSync(root, { withFileTypes: true });
   } catch {
-    // no root: nothing to sweep
+    return; // no root: nothing to sweep
   }
-  return dirs;
+  sweepTemps(
+    root,
+    now,
+    entries.map((e) => e.name),
+  );
+  for (const e of entries) if (e.name.startsWith('.') && e.isDirectory()) sweepTemps(join(root, e.name), now);
 }

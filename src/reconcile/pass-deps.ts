@@ -6,7 +6,7 @@ import { ensureRunIndex, liveRunIds } from '../adapters/run-index.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { listRunIds } from '../adapters/store.js';
 import { readHeartbeat, writeHeartbeat } from '../adapters/supervision.js';
-import { rootTempDirs, sweepTemps } from '../adapters/temps.js';
+import { sweepRoot, sweepTemps } from '../adapters/temps.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { passHooks } from './hooks.js';
 import { requestRun, servedFirst } from './run-requests.js';
@@ -62,7 +62,7 @@ export const REAL_PASS_DEPS: PassDeps = {
   },
   heartbeat: { read: readHeartbeat, write: writeHeartbeat },
   sweep(root, ids, now) {
-    for (const dir of rootTempDirs(root)) sweepTemps(dir, now);
+    sweepRoot(root, now);
     for (const id of ids) sweepTemps(runPaths(root, id).state, now);
   },
   hooks: passHooks,

@@ -2,21 +2,19 @@ import { watchAgent } from '../adapters/agent-watch.js';
 import { exists } from '../adapters/files.js';
 import { runDirProblem } from '../adapters/owner.js';
 import { markRemoved } from '../adapters/run-index.js';
-import { readAgent } from '../adapters/store.js';
+import { readAgent, readSentinel } from '../adapters/store.js';
 import { armEndTimer } from '../adapters/wake-timer.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
 import { lazyLocalTime } from '../core/local-time.js';
-import { runPaths } from '../core/run/paths.js';
+import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
 import { describeAction } from '../core/supervise/describe.js';
 import { endTimerAt } from '../core/supervise/end-timer.js';
 import { endUnrecorded, needsAgentWatch, stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action } from '../core/supervise/types.js';
 import { observeRun } from '../read/observe.js';
-import { act } from './act.js';
 import type { PassContext } from './context.js';
-import { finalizeFinished } from './finalize.js';
 
 // One run in a pass: observe → decide → act, and one outcome saying what was done.
 
@@ -59,8 +57,8 @@ export async function reconcileRun(
   if (unsafe) return { id, action: 'skipped', message: `skipped: ${unsafe}` };
   const clock = lazyLocalTime();
   try {
-    if (!opts.dryRun && (await finalizeFinished(id, paths, ctx.io.now(), ctx.hooks)) !== null)
-      return undefined;
+    // Finishing and acting are loaded only when a run needs them: a steady pass does neither.
+    if (!opts.dryRun && readSentinel(paths) && (await finalize(id, paths, ctx)) !== null) return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);
@@ -80,6 +78,7 @@ export async function reconcileRun(
       if (agent) await watchAgent(paths, agent, ctx.io.env);
       const quiet = opts.everyOutcome ? outcome : undefined;
       if (action.kind === 'none') return quiet;
+      const { act } = await import('./act.js');
       if (!(await act(spec, paths, obs, action, ctx, now))) return quiet;
       // After an interrupt the agent is gone: decide again at once (the synthesis starts now).
       if (action.kind !== 'interrupt' || step === 1) return outcome;
@@ -94,4 +93,9 @@ export async function reconcileRun(
     // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
     if (!opts.dryRun && !ctx.lockLost) await ctx.hooks?.afterRun(id, paths);
   }
+}
+
+async function finalize(id: string, paths: RunPaths, ctx: PassContext) {
+  const { finalizeFinished } = await import('./finalize.js');
+  return finalizeFinished(id, paths, ctx.io.now(), ctx.hooks);
 }

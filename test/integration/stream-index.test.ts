@@ -74,6 +74,41 @@ describe('the stream index', () => {
     expect(readStreamView(paths).sessions.map((s) => s.result?.costUsd)).toEqual([0.5, 0.75]);
   });
 
+  test('lines passed over undecoded change nothing: every kind of line folds as the text parses', () => {
+    const lines = [
+      text('before any marker'),
+      marker(1),
+      JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm' }),
+      toolResult(70_000),
+      // The event's type after other keys, a type only inside text, and a key that overlaps itself.
+      '{"session_id":"s1","type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","isUsingOverage":true}}',
+      JSON.stringify({ type: 'user', message: { content: '"type":"result" said in text' } }),
+      '{"x":"type":"type":"result","subtype":"success","total_cost_usd":0.25}',
+      '{"type":"user","note":"é€😀","type":"system","subtype":"api_retry","attempt":1}',
+      '{"type":"system"}',
+      '{"type":"resultx"}',
+      '{"type":"result',
+      '   ',
+      '',
+      ' {"type":"result","total_cost_usd":7}',
+      '\u00a0',
+      'Error: a trace without JSON',
+      JSON.stringify({
+        type: 'assistant',
+        error: 'rate_limit',
+        message: { content: [{ type: 'tool_use' }] },
+      }),
+      result(0.5),
+    ];
+    writeFileSync(paths.outputLog, '');
+    for (const line of lines) {
+      appendFileSync(paths.outputLog, line + '\n');
+      expect(readStreamView(paths).sessions).toEqual(parseStream(log()));
+    }
+    writeFileSync(paths.streamIndex, '');
+    expect(readStreamView(paths).sessions).toEqual(parseStream(log()));
+  });
+
   test('reads only what was appended since: a change to bytes it already covers goes unseen', () => {
     writeFileSync(paths.outputLog, night(3));
     expect(costs()).toEqual([1, 2, 3]);

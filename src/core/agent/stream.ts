@@ -118,16 +118,18 @@ export function parseResult(e: Record<string, unknown>): SessionResult {
 }
 
 /**
+ * The event types a line starting with `{` is read for; any other such line changes nothing, so a
+ * reader holding the raw bytes may skip it undecoded (`"type":"` then one of these and a quote:
+ * ASCII, which UTF-8 decoding keeps byte for byte, so the bytes hold it exactly when the text does).
+ */
+export const READ_TYPES = ['assistant', 'result', 'system', 'rate_limit_event', 'overnight_session'];
+
+/**
  * Only lines that may be one of these events are parsed; the bulk (assistant text, tool results,
  * deltas) is skipped. Key order is the CLI's choice (a result line may start with any field), so
  * the whole line is searched; an escaped quote inside text never matches. JSON.parse decides.
  */
-const WANTED = [
-  '"type":"result"',
-  '"type":"system"',
-  '"type":"rate_limit_event"',
-  '"type":"overnight_session"',
-];
+const WANTED = READ_TYPES.filter((t) => t !== 'assistant').map((t) => `"type":"${t}"`);
 
 const wanted = (line: string) =>
   WANTED.some((w) => line.includes(w)) ||

@@ -1,4 +1,4 @@
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 
 import { describeOwnerProblem, ownerProblem, type OwnerProblem } from '../core/run/owner.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -24,9 +24,26 @@ export function ownerProblemAt(path: string, follow = true): OwnerProblem | null
  * fix; null when only the person can write them.
  */
 export function runDirProblem(paths: Pick<RunPaths, 'workspace' | 'state'>): string | null {
+  return runDirCheck(paths).problem;
+}
+
+/** runDirProblem, and the records directory's stat when it was read (status keys its row cache on it). */
+export function runDirCheck(paths: Pick<RunPaths, 'workspace' | 'state'>): {
+  problem: string | null;
+  records: Stats | null;
+} {
   const dir = ownerProblemAt(paths.workspace);
-  if (dir) return describeOwnerProblem(`the run's directory ${paths.workspace}`, dir);
-  const records = ownerProblemAt(paths.state);
-  if (records) return describeOwnerProblem(`the run's records ${paths.state}`, records);
-  return null;
+  if (dir)
+    return { problem: describeOwnerProblem(`the run's directory ${paths.workspace}`, dir), records: null };
+  let st: Stats | undefined;
+  try {
+    st = statSync(paths.state, { throwIfNoEntry: false });
+  } catch {
+    return { problem: null, records: null };
+  }
+  if (!st) return { problem: null, records: null };
+  const records = ownerProblem({ path: paths.state, uid: st.uid, mode: st.mode & 0o777 }, myUid());
+  if (records)
+    return { problem: describeOwnerProblem(`the run's records ${paths.state}`, records), records: null };
+  return { problem: null, records: st };
 }

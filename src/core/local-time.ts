@@ -34,26 +34,33 @@ export function lazyLocalTime(timeZone?: string): LocalTime {
 }
 
 function build(timeZone: string | undefined): LocalTime {
-  const clock = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  const date = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZoneName: 'longOffset',
-  });
-  const hms = (at: Date) => clock.format(at);
+  // The machine's own zone is Date's: its first Intl formatter costs tens of milliseconds to
+  // make, most of a status that shows times of day. A named zone needs Intl.
+  const clock =
+    timeZone === undefined
+      ? null
+      : new Intl.DateTimeFormat('en-GB', {
+          timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+        });
+  // The date's formatter only when a date is shown: the board shows times of day.
+  let date: Intl.DateTimeFormat | undefined;
+  const hms = (at: Date) => (clock ? clock.format(at) : ownHms(at));
   return {
     hms,
     hm: (at) => hms(at).slice(0, 5),
     human(at) {
+      date ??= new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        timeZoneName: 'longOffset',
+      });
       const parts = Object.fromEntries(date.formatToParts(at).map((p) => [p.type, p.value]));
       const offset = (parts.timeZoneName ?? 'GMT').replace(/^GMT/, '') || '+00:00';
       const { weekday, day, month, year } = parts;
@@ -61,3 +68,11 @@ function build(timeZone: string | undefined): LocalTime {
     },
   };
 }
+
+/** `03:40:05` in the machine's zone; an invalid date throws, as Intl's formatter does. */
+function ownHms(at: Date): string {
+  if (Number.isNaN(at.getTime())) throw new RangeError('Invalid time value');
+  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);

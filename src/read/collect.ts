@@ -1,5 +1,5 @@
 import { exists, readHead } from '../adapters/files.js';
-import { runDirProblem } from '../adapters/owner.js';
+import { runDirCheck } from '../adapters/owner.js';
 import { isAlive } from '../adapters/processes.js';
 import {
   hasSentinel,
@@ -16,6 +16,7 @@ import type { ReadContext } from './context.js';
 import { parseFinal } from './final-row.js';
 import { withNotifyWarnings } from './notify-warnings.js';
 import { observeRun } from './observe.js';
+import { CACHE_MIN_RUNS, loadRowCache, type RowCache } from './row-cache.js';
 import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
 
 // The dashboard's rows for a set of runs, read without the pass lock: a finished run from its
@@ -26,10 +27,13 @@ const SETTLE_MS = 2_000;
 
 export async function collectRows(ids: readonly string[], ctx: ReadContext): Promise<StatusRow[]> {
   const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
+  // Many finished runs: their rows from one cache file, not from a summary each.
+  const cache = ids.length >= CACHE_MIN_RUNS ? loadRowCache(ctx.root) : null;
   for (const id of ids) {
-    const got = await rowFor(id, ctx);
+    const got = await rowFor(id, ctx, cache);
     if (got) seen.push({ id, ...got });
   }
+  if (!ctx.dryRun) cache?.save();
   // A pass starting a session right now looks like a lost agent: look again, with the backend asked
   // afresh, before showing a crash. Only a session started in the last seconds is looked at so.
   const deadline = Date.now() + SETTLE_MS;
@@ -57,13 +61,19 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
 }
 
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
-async function rowFor(id: string, ctx: ReadContext): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
+async function rowFor(
+  id: string,
+  ctx: ReadContext,
+  cache: RowCache | null,
+): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
   const paths = runPaths(ctx.root, id);
   // Nothing another user could have planted is believed: the row says what is wrong and the fix.
-  const unsafe = runDirProblem(paths);
+  const { problem: unsafe, records } = runDirCheck(paths);
   if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
   // A finished run's summary was written once; only what the user may still edit is read again.
-  const final = hasSentinel(paths) ? readFinal(id, paths) : null;
+  const cached = cache && records ? cache.get(id, records) : null;
+  const final = cached ? { row: cached } : hasSentinel(paths) ? readFinal(id, paths) : null;
+  if (cache && records && final && !cached && 'row' in final) cache.put(id, records, final.row);
   if (final && 'bad' in final) {
     // A summary that cannot be trusted is shown as what it is: a broken file, named by its path.
     const problem = `broken file ${paths.final}: it ${final.bad}; remove it to read the run afresh`;

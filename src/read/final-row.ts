@@ -31,11 +31,11 @@ const listOf =
   (c: Check, max: number): Check =>
   (v) =>
     Array.isArray(v) && v.length <= max && v.every(c);
-const shape =
-  (fields: Record<string, Check>, optional: readonly string[] = []): Check =>
-  (v) =>
-    isObject(v) &&
-    Object.entries(fields).every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+const shape = (fields: Record<string, Check>, optional: readonly string[] = []): Check => {
+  const entries = Object.entries(fields);
+  return (v) =>
+    isObject(v) && entries.every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+};
 
 const usageWindow = shape({ utilization: (v) => numberIn(v, 0, 100) !== null, resetsAt: nullable(time) });
 
@@ -129,26 +129,50 @@ export function parseFinal(text: string, id: string): { row: FinalRow } | { bad:
   } catch {
     return { bad: 'is not JSON' };
   }
+  return parseFinalDoc(doc, id);
+}
+
+/** Each field's check, and its place in FIELDS (the first invalid one is the one named). */
+const CHECKS = new Map(FIELD_LIST.map(([k, check], i) => [k, { check, i }]));
+/** Each key's place in the row. */
+const RANK = new Map(ROW_ORDER.map((k, i) => [k, i]));
+const DEFAULT_KEYS = new Set(Object.keys(defaults()));
+
+/** A summary's row from its parsed JSON (a row status cached is checked again so too). */
+export function parseFinalDoc(doc: unknown, id: string): { row: FinalRow } | { bad: string } {
   if (!isObject(doc)) return { bad: 'is not a JSON object' };
   for (const k of REQUIRED) if (doc[k] === undefined) return { bad: `has no ${k}` };
-  // Only the fields the file has are looked up (a missing key is a slow lookup, times 40), and the
-  // row is made in one pass, in its final order: status reads a thousand of these.
-  const present = new Set(Object.keys(doc));
-  const got: Record<string, unknown> = {};
-  for (const [k, check] of FIELD_LIST) {
-    if (!present.has(k) || doc[k] === undefined) continue;
-    let v = doc[k];
-    // A transition is checked by making it (once): its check would make it too.
-    if (k === 'lastTransition') {
-      if (v !== null && (v = transitionOf(v)) === null) return { bad: `has an invalid ${k}` };
-    } else if (!check(v)) return { bad: `has an invalid ${k}` };
-    got[k] = v;
+  // Only the fields the file has are looked at (a missing key is a slow lookup, times 40): status
+  // reads a thousand of these. A summary already in the row's form (known keys in its order,
+  // every default there: all overnight writes) is the row itself; any other is made into one.
+  const keys = Object.keys(doc);
+  let firstBad = FIELD_LIST.length;
+  let inForm = true;
+  let last = -1;
+  let defaultsSeen = 0;
+  for (const k of keys) {
+    const field = CHECKS.get(k);
+    const v = doc[k];
+    if (!field || v === undefined) {
+      inForm = false;
+      continue;
+    }
+    // A transition is checked by making it: it is the value itself when it is one.
+    const ok = k === 'lastTransition' ? v === null || transitionOf(v) !== null : field.check(v);
+    if (!ok && field.i < firstBad) firstBad = field.i;
+    const rank = RANK.get(k) as number;
+    if (rank < last) inForm = false;
+    last = rank;
+    if (DEFAULT_KEYS.has(k)) defaultsSeen++;
   }
-  if (got.id !== id) return { bad: `is another run's (id ${JSON.stringify(String(got.id).slice(0, 80))})` };
+  if (firstBad < FIELD_LIST.length)
+    return { bad: `has an invalid ${(FIELD_LIST[firstBad] as [string, Check])[0]}` };
+  if (doc.id !== id) return { bad: `is another run's (id ${JSON.stringify(String(doc.id).slice(0, 80))})` };
+  if (inForm && defaultsSeen === DEFAULT_KEYS.size) return { row: doc as unknown as FinalRow };
   const fallback = defaults();
   const row: Record<string, unknown> = {};
   for (const k of ROW_ORDER) {
-    if (k in got) row[k] = got[k];
+    if (CHECKS.has(k) && doc[k] !== undefined && Object.hasOwn(doc, k)) row[k] = doc[k];
     else if (k in fallback) row[k] = fallback[k];
   }
   return { row: row as unknown as FinalRow };

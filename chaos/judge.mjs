@@ -94,15 +94,18 @@ export class RunAgents {
 
   /**
    * Each agent's life: its end is its own record's time, else when it was first seen gone
-   * (killed with SIGKILL leaves no record); null while alive.
+   * (killed with SIGKILL leaves no record) or when the harness killed it; null while alive.
+   * @param {Map<number, number>} [killed]   pids the harness killed, and when
    * @returns {import('./night.mjs').AgentLife[]}
    */
-  lives() {
+  lives(killed = new Map()) {
     const alive = new Set(this.alive());
     return [...this.known].map(([pid, a]) => ({
       pid,
       startedAt: a.startedAt,
-      endedAt: alive.has(pid) ? null : Math.min(a.end?.at ?? Infinity, a.gone ?? Infinity),
+      endedAt: alive.has(pid)
+        ? null
+        : Math.min(a.end?.at ?? Infinity, killed.get(pid) ?? Infinity, a.gone ?? Infinity),
       how: a.end?.how ?? 'killed',
       synthesis: a.synthesis,
     }));
@@ -197,7 +200,7 @@ export function judgeRun(world, run, monkey, gaveUpAt = null) {
       gaveUpAt,
       sentinel,
       report: existsSync(join(ws, 'REPORT.md')),
-      agents: run.agents.lives(),
+      agents: run.agents.lives(killed),
       excused: [...run.pauses, ...monkey.fullDisks],
       findings: findingsOf(run, ws),
       canaryIntact: read(join(ws, 'findings', run.canary.file)) === run.canary.text,

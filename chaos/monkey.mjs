@@ -14,7 +14,8 @@ export class Monkey {
     this.world = world;
     this.rnd = rnd;
     this.log = log;
-    this.killed = new Set();
+    /** @type {Map<number, number>} each agent killed, and when */
+    this.killed = new Map();
     /** @type {import('./summary.mjs').Faults} */
     this.counts = {
       agents: 0,
@@ -65,7 +66,7 @@ export class Monkey {
   killAgent(run) {
     const pid = this.pick(run.agents.alive());
     if (pid && killQuietly(pid)) {
-      this.killed.add(pid);
+      this.killed.set(pid, Date.now());
       this.counts.agents++;
       return true;
     }

@@ -81,8 +81,10 @@ export function measureNight(night, now) {
   for (const [i, a] of agents.entries()) {
     const endedAt = a.endedAt;
     if (endedAt === null) continue;
-    const next = agents.slice(i + 1).find((b) => b.startedAt >= endedAt) ?? null;
-    const gapEnd = next ? next.startedAt : ended;
+    // The next agent is the next one started: an end seen by polling /proc can lag a successor's
+    // start (a kill by the supervisor leaves no record), which then resumed it at once.
+    const next = agents[i + 1] ?? null;
+    const gapEnd = next ? Math.max(next.startedAt, endedAt) : ended;
     if (a.how === 'limit') waits.push([endedAt, gapEnd]);
     if (!DEATHS.has(a.how) || a.synthesis || endedAt >= night.endsAt) continue;
     // A death in a pause is not resumed until the pause ends, by design; nor while the disk is

@@ -171,6 +171,17 @@ describe('the chaos judge', () => {
     expect(f.worked).toBeCloseTo(18.5 / 20, 3);
   });
 
+  test('an end seen late in /proc, after its successor started, is a resume at once', () => {
+    // Killed by the supervisor at about 10 s, first seen gone at 10.4 s; the next agent at 10.2 s.
+    const night = goodNight('lagging', (n) => ({
+      ...n,
+      agents: [agent(0.5, 10.4, 'killed'), agent(10.2, 40.2, 'interrupted'), agent(41, 42.5, 'clean', true)],
+    }));
+    const f = measureNight(night, s(200));
+    expect(f.resumeGaps).toEqual([0]);
+    expect(f.never).toBe(0);
+  });
+
   test('a death with too little owed time left is not "never resumed": a full disk took the rest', () => {
     // Night of 40 s; killed at 20 s; the disk full from 21 s to the end: 1 s owed, under the margin.
     const full = goodNight('full', (n) => ({

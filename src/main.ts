@@ -23,13 +23,22 @@ function stdout(): NodeJS.WriteStream {
   out.on('error', () => {});
   return out;
 }
+let err: NodeJS.WriteStream | null = null;
+function stderr(): NodeJS.WriteStream {
+  if (err) return err;
+  err = process.stderr;
+  // A log on a full disk (a pass's `>> reconcile.log`) must not end the pass mid-round: it would
+  // die holding the lock, with no owner record to tell it gone, and every pass would wait it out.
+  err.on('error', () => {});
+  return err;
+}
 const io: Io = {
   stdout: (line) => stdout().write(line + '\n'),
   stdoutBytes: (bytes) => stdout().write(bytes),
   // A URL in an error (a webhook's, with its token) is masked: see core/mask.ts.
   stderr: (line) => {
     wroteStderr = true;
-    process.stderr.write(safeText(maskSecrets(line)) + '\n');
+    stderr().write(safeText(maskSecrets(line)) + '\n');
   },
   env: process.env,
   now: systemClock,
@@ -109,6 +118,6 @@ main().then((code) => {
     if (--pending === 0) process.exit(code);
   };
   out?.write('', done);
-  if (wroteStderr) process.stderr.write('', done);
+  if (wroteStderr) stderr().write('', done);
   done();
 });

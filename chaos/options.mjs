@@ -13,6 +13,7 @@ const { values: opts } = parseArgs({
     backend: { type: 'string', default: 'tmux' },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    nights: { type: 'string' },
   },
 });
 
@@ -43,4 +44,6 @@ export const options = {
   backend: /** @type {'tmux' | 'detached'} */ (opts.backend),
   json: Boolean(opts.json),
   keep: Boolean(opts.keep),
+  /** A file to write every judged night to, one JSON object a line (for a look at the figures). */
+  nights: opts.nights ?? null,
 };

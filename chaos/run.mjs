@@ -6,16 +6,17 @@
 // runs root is a tmpfs when running as root). Each run gets a canary finding at launch.
 //
 //   node chaos/run.mjs [--runs 200] [--concurrency 24] [--night 40] [--seed 1] [--json] [--keep]
-//     [--disk-every 40] [--stop-share 0.15] [--child-share 0.15]
+//     [--disk-every 40] [--stop-share 0.15] [--child-share 0.15] [--nights FILE]
 //
 // The night is measured from ground truth (judge.mjs): the fake agent's own records, /proc, the
 // files on disk. --json prints one object (see summary.mjs): runNights, doneWithReport,
 // duplicates, orphans, lost, wastedRestarts, resume, worked, late, findings, orphanKinds, faults,
 // and missed (the goals not met). The figures against their goals go to stderr; the exit status
 // is 1 when a goal is missed. Runs the harness stops on purpose end without a report by design:
-// they are checked for orphans, canaries and findings but are not run-nights.
+// they are checked for orphans, canaries and findings but are not run-nights. --nights FILE
+// appends every judged night to FILE, a JSON object a line, for a look at the figures afterwards.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { judgeRun, RunAgents } from './judge.mjs';
@@ -217,6 +218,7 @@ async function check(run) {
   judged.push({ run, night });
   // What was judged, beside the fake's own records, for a look at a night gone wrong (--keep).
   if (opts.keep) writeFileSync(join(run.logDir, 'night.json'), JSON.stringify(night, null, 1));
+  if (opts.nights) appendFileSync(opts.nights, `${JSON.stringify({ stopped: run.stopped, ...night })}\n`);
   active.delete(run.id);
   // Its files go (the tmpfs is small); what was judged stays.
   if (!opts.keep) rmSync(ws, { recursive: true, force: true });

@@ -27,12 +27,21 @@ async function until(check, ms) {
   }
 }
 
-/** The agent's command line: a resume names the conversation with --resume. */
-function resumed(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--resume');
-  } catch {
-    return false;
+/**
+ * The agent's command line: a resume names the conversation with --resume. The pid is recorded
+ * by the wrapper's shell just before it execs the agent: its command line is read once it has.
+ */
+async function resumed(pid) {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    let args;
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      return false;
+    }
+    if (!args.includes('--exec-agent') || Date.now() > deadline) return args.includes('--resume');
+    await sleep(5);
   }
 }
 
@@ -69,7 +78,7 @@ export async function measureRecovery(sb, trials, agentPids) {
     }, 30_000);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     agentPids.push(agent.pid);
-    if (!resumed(agent.pid)) fresh++;
+    if (!(await resumed(agent.pid))) fresh++;
   }
   const restarts = readFileSync(join(sb.runs, '.overnight', id, 'restart.log'), 'utf8');
   const modes = restarts.split('\n').filter((l) => l.split('\t')[1] === 'resume').length;

@@ -100,15 +100,18 @@ export class RunAgents {
    */
   lives(killed = new Map()) {
     const alive = new Set(this.alive());
-    return [...this.known].map(([pid, a]) => ({
-      pid,
-      startedAt: a.startedAt,
-      endedAt: alive.has(pid)
-        ? null
-        : Math.min(a.end?.at ?? Infinity, killed.get(pid) ?? Infinity, a.gone ?? Infinity),
-      how: a.end?.how ?? 'killed',
-      synthesis: a.synthesis,
-    }));
+    return [...this.known].map(([pid, a]) => {
+      // A kill before this agent started was of another process of that pid (pids wrap around).
+      const kill = killed.get(pid);
+      const killedAt = kill !== undefined && kill >= a.startedAt ? kill : Infinity;
+      return {
+        pid,
+        startedAt: a.startedAt,
+        endedAt: alive.has(pid) ? null : Math.min(a.end?.at ?? Infinity, killedAt, a.gone ?? Infinity),
+        how: a.end?.how ?? 'killed',
+        synthesis: a.synthesis,
+      };
+    });
   }
 
   /** Duplicates the fake itself saw: an agent starting while another of its run was alive. */

@@ -1,8 +1,8 @@
-import { readFileSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 
-import { writeFileAtomic } from './files.js';
+import { clearOwner, readOwner, writeOwner } from './lock-owner.js';
 import { startTimeOf } from './processes.js';
 
 // One reconcile pass at a time per runs root. A lock left by a killed pass goes stale and is
@@ -37,7 +37,7 @@ export async function tryLock(lockPath: string, onLost: (err: Error) => void): P
       });
       await recordOwner(lockPath);
       return async () => {
-        rmSync(ownerFile(lockPath), { force: true });
+        clearOwner(ownerFile(lockPath));
         await release();
       };
     } catch (err) {
@@ -47,16 +47,14 @@ export async function tryLock(lockPath: string, onLost: (err: Error) => void): P
   }
 }
 
-/** Best effort: without the record (a full disk), the lock is reclaimed when stale, as before. */
+/** Best effort: without the record, the lock is reclaimed when stale, as before. */
 async function recordOwner(lockPath: string): Promise<void> {
   try {
     const start = await startTimeOf(process.pid);
     if (start === null) return;
     const { ino } = statSync(lockPath);
     // No fsync: a record lost to a power cut only means the lock goes stale instead, as without one.
-    writeFileAtomic(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}\n`, 0o600, {
-      durable: false,
-    });
+    writeOwner(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}`);
   } catch {
     // no record: the lock goes stale instead
   }
@@ -68,14 +66,14 @@ async function recordOwner(lockPath: string): Promise<void> {
  * (its inode): a record left beside a newer lock is no word on it. True when it was moved aside.
  */
 async function reclaimFromDead(lockPath: string): Promise<boolean> {
-  let text: string;
+  const text = readOwner(ownerFile(lockPath));
   let ino: number;
   try {
-    text = readFileSync(ownerFile(lockPath), 'utf8').trim();
     ino = statSync(lockPath).ino;
   } catch {
     return false;
   }
+  if (text === null) return false;
   const [recordedIno, host, pidText, ...start] = text.split(' ');
   const pid = Number(pidText);
   if (recordedIno !== String(ino) || host !== machine() || !Number.isInteger(pid) || pid <= 0) return false;

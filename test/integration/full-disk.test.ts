@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { writeFileAtomic } from '../../src/adapters/files.js';
+import { tryLock } from '../../src/adapters/lock.js';
 import { runsHere } from '../helpers/ci.js';
 import { waitFor, type Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
@@ -73,6 +74,11 @@ describe.runIf(runsHere(root))('a full disk (runs root on a 4 MB tmpfs; needs ro
 
       const filler = fillDisk(sb.runs);
       expect(() => writeFileAtomic(join(sb.runs, 'probe.json'), 'x'.repeat(8192))).toThrow(/ENOSPC/);
+      // The lock's holder is still recorded (in place): one killed now is known gone at once.
+      const lock = join(sb.runs, '.reconcile.lock');
+      const release = await tryLock(lock, () => {});
+      expect(readFileSync(`${lock}.owner`, 'utf8')).toContain(` ${process.pid} `);
+      await release?.();
       process.kill(pid, 'SIGKILL');
       await sb.quiesce(30_000);
       const pass = await sb.run(['reconcile']);

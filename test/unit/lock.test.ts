@@ -1,10 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { tryLock } from '../../src/adapters/lock.js';
+import { hashText } from '../../src/core/hash.js';
 
 let dir: string;
 let lock: string;
@@ -32,9 +42,12 @@ async function machine(): Promise<string> {
   return host;
 }
 
+/** The record as the lock writes it: a fixed slot, the record and its hash. */
+const slot = (record: string) => `${record} ${hashText(record)}`.padEnd(255, ' ') + '\n';
+
 /** A lock as a pass killed with SIGKILL leaves it: fresh (not stale), its holder recorded. */
 function leftBy(pid: number, host: string, ino = statOf()) {
-  writeFileSync(`${lock}.owner`, `${ino} ${host} ${pid} 12345\n`);
+  writeFileSync(`${lock}.owner`, slot(`${ino} ${host} ${pid} 12345`));
 }
 const statOf = () => (existsSync(lock) ? statSync(lock).ino : (mkdirSync(lock), statSync(lock).ino));
 
@@ -44,11 +57,35 @@ describe('the pass lock', () => {
     expect(release).not.toBeNull();
     expect(readFileSync(`${lock}.owner`, 'utf8')).toContain(` ${process.pid} `);
     expect(await tryLock(lock, lost)).toBeNull();
+    const file = statSync(`${lock}.owner`);
     await release?.();
-    expect(existsSync(`${lock}.owner`)).toBe(false);
+    // Blanked in place as it lets go: the same file is written by the next holder (no new block).
+    expect(readFileSync(`${lock}.owner`, 'utf8').trim()).toBe('');
     const again = await tryLock(lock, lost);
     expect(again).not.toBeNull();
+    expect(readFileSync(`${lock}.owner`, 'utf8')).toContain(` ${process.pid} `);
+    expect(statSync(`${lock}.owner`).ino).toBe(file.ino);
     await again?.();
+  });
+
+  it('is not taken on a torn or altered record: it waits to go stale', async () => {
+    const here = await machine();
+    leftBy(deadPid(), here);
+    const text = readFileSync(`${lock}.owner`, 'utf8');
+    writeFileSync(`${lock}.owner`, text.replace(/ (\d+) 12345/, ' 1$1 12345'));
+    expect(await tryLock(lock, lost)).toBeNull();
+    writeFileSync(`${lock}.owner`, text.slice(0, 20));
+    expect(await tryLock(lock, lost)).toBeNull();
+  });
+
+  it('never writes through a link planted at its record', async () => {
+    const target = join(dir, 'precious');
+    writeFileSync(target, 'x'.repeat(256));
+    symlinkSync(target, `${lock}.owner`);
+    const release = await tryLock(lock, lost);
+    expect(release).not.toBeNull();
+    await release?.();
+    expect(readFileSync(target, 'utf8')).toBe('x'.repeat(256));
   });
 
   it('left by a holder that is gone is taken at once, not when stale', async () => {

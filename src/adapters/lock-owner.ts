@@ -40,20 +40,24 @@ function writeInPlace(path: string, slot: Buffer): boolean {
   }
 }
 
-/** Records the holder; best effort (without a record the lock is reclaimed when stale). */
-export function writeOwner(path: string, record: string): void {
+/**
+ * Records the holder; best effort (without a record the lock is reclaimed when stale). True when
+ * the slot was there already, written in place.
+ */
+export function writeOwner(path: string, record: string): boolean {
   const slot = slotOf(record);
-  if (writeInPlace(path, slot)) return;
+  if (writeInPlace(path, slot)) return true;
   try {
     writeFileAtomic(path, slot.toString('utf8'), 0o600, { durable: false });
   } catch {
     // no record: the lock goes stale instead
   }
+  return false;
 }
 
-/** Blanks the record as the lock is let go (removed if it cannot be blanked). */
-export function clearOwner(path: string): void {
-  if (!writeInPlace(path, slotOf(''))) rmSync(path, { force: true });
+/** As the lock is let go: the slot blanked, to be written again; or removed (`keep` false). */
+export function clearOwner(path: string, keep: boolean): void {
+  if (!keep || !writeInPlace(path, slotOf(''))) rmSync(path, { force: true });
 }
 
 /** The recorded holder, or null: none, blank, torn or not a record. */

@@ -25,7 +25,20 @@ function machine(): string {
 }
 
 /** The lock, or null at once when another live pass holds it. */
-export async function tryLock(lockPath: string, onLost: (err: Error) => void): Promise<Release | null> {
+export function tryLock(lockPath: string, onLost: (err: Error) => void): Promise<Release | null> {
+  return takeLock(lockPath, onLost, true);
+}
+
+/**
+ * `keep`: the holder's record stays, blanked, for the next holder to write in place (a pass: the
+ * runs root is in use). A command that finds none makes one and removes it, so that a launch
+ * refused under the lock leaves nothing in a new runs root.
+ */
+async function takeLock(
+  lockPath: string,
+  onLost: (err: Error) => void,
+  keep: boolean,
+): Promise<Release | null> {
   for (let tries = 1; ; tries++) {
     try {
       const release = await lockfile.lock(lockPath, {
@@ -35,9 +48,9 @@ export async function tryLock(lockPath: string, onLost: (err: Error) => void): P
         retries: 0,
         onCompromised: onLost,
       });
-      await recordOwner(lockPath);
+      const hadRecord = await recordOwner(lockPath);
       return async () => {
-        clearOwner(ownerFile(lockPath));
+        clearOwner(ownerFile(lockPath), keep || hadRecord);
         await release();
       };
     } catch (err) {
@@ -47,16 +60,19 @@ export async function tryLock(lockPath: string, onLost: (err: Error) => void): P
   }
 }
 
-/** Best effort: without the record, the lock is reclaimed when stale, as before. */
-async function recordOwner(lockPath: string): Promise<void> {
+/**
+ * Best effort: without the record, the lock is reclaimed when stale, as before. True when the
+ * record's slot was there already.
+ */
+async function recordOwner(lockPath: string): Promise<boolean> {
   try {
     const start = await startTimeOf(process.pid);
-    if (start === null) return;
+    if (start === null) return false;
     const { ino } = statSync(lockPath);
     // No fsync: a record lost to a power cut only means the lock goes stale instead, as without one.
-    writeOwner(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}`);
+    return writeOwner(ownerFile(lockPath), `${ino} ${machine()} ${process.pid} ${start}`);
   } catch {
-    // no record: the lock goes stale instead
+    return false; // no record: the lock goes stale instead
   }
 }
 
@@ -105,7 +121,7 @@ export async function waitLock(
 ): Promise<Release> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const release = await tryLock(lockPath, onLost);
+    const release = await takeLock(lockPath, onLost, false);
     if (release) return release;
     if (Date.now() >= deadline)
       throw new Error(

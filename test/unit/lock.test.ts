@@ -13,7 +13,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { tryLock } from '../../src/adapters/lock.js';
+import { tryLock, waitLock } from '../../src/adapters/lock.js';
 import { hashText } from '../../src/core/hash.js';
 
 let dir: string;
@@ -66,6 +66,19 @@ describe('the pass lock', () => {
     expect(readFileSync(`${lock}.owner`, 'utf8')).toContain(` ${process.pid} `);
     expect(statSync(`${lock}.owner`).ino).toBe(file.ino);
     await again?.();
+  });
+
+  it("taken by a command where no pass has been, leaves no record behind; else blanks the pass's", async () => {
+    const release = await waitLock(lock, 1000, lost);
+    expect(readFileSync(`${lock}.owner`, 'utf8')).toContain(` ${process.pid} `);
+    await release();
+    expect(existsSync(`${lock}.owner`)).toBe(false);
+    await (
+      await tryLock(lock, lost)
+    )?.();
+    const again = await waitLock(lock, 1000, lost);
+    await again();
+    expect(readFileSync(`${lock}.owner`, 'utf8').trim()).toBe('');
   });
 
   it('is not taken on a torn or altered record: it waits to go stale', async () => {

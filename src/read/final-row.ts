@@ -1,5 +1,5 @@
 import { isBackend } from '../core/run/backend.js';
-import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
+import { intIn, isTime, numberIn, SESSION_MAX, TEXT_MAX, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
 import { parseCause } from '../core/supervise/causes.js';
 import type { StatusRow } from './rows.js';
@@ -19,7 +19,7 @@ const text =
   (v) =>
     typeof v === 'string' && v.length <= max;
 const word = text(WORD_MAX);
-const time: Check = (v) => timeOf(v) !== null;
+const time: Check = isTime;
 const count: Check = (v) => intIn(v, 0, Number.MAX_SAFE_INTEGER) !== null;
 const money: Check = (v) => numberIn(v, 0, 1e9) !== null;
 const bool: Check = (v) => typeof v === 'boolean';

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 
 // Every file of a run, derived from the runs root and the run id. `node:path` is pure string work.
 
@@ -81,6 +81,23 @@ export function recordsDir(runsRoot: string, id: string): string {
 }
 
 /**
+ * What join(runsRoot, name) puts before a plain name, and the dirname of that join: the same for
+ * every run of a root, so worked out once a root rather than normalized again for each of them.
+ */
+let lastRoot: { of: string; prefix: string; parent: string } | null = null;
+function rootOf(runsRoot: string): { prefix: string; parent: string } {
+  if (lastRoot?.of !== runsRoot) {
+    const probe = join(runsRoot, 'x');
+    lastRoot = { of: runsRoot, prefix: probe.slice(0, -1), parent: dirname(probe) };
+  }
+  return lastRoot;
+}
+
+/** A name join() leaves as it is (one path segment): every run id. */
+const isName = (id: string): boolean =>
+  sep === '/' && id !== '' && id !== '.' && id !== '..' && !id.includes('/');
+
+/**
  * A run's paths, each made when first asked for: status builds these for every one of a thousand
  * finished runs and reads five of them. Plain concatenation after one join.
  */
@@ -90,8 +107,14 @@ class LazyRunPaths implements RunPaths {
   readonly #root: string;
   readonly #id: string;
   constructor(runsRoot: string, id: string) {
-    this.workspace = join(runsRoot, id);
-    this.state = recordsDir(dirname(this.workspace), id);
+    const root = rootOf(runsRoot);
+    if (isName(id)) {
+      this.workspace = root.prefix + id;
+      this.state = `${root.parent}/.overnight/${id}`;
+    } else {
+      this.workspace = join(runsRoot, id);
+      this.state = recordsDir(dirname(this.workspace), id);
+    }
     this.#root = runsRoot;
     this.#id = id;
   }

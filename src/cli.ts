@@ -222,7 +222,7 @@ function wire(program: Command, io: Io, lazy: Lazy): void {
     .action(
       lazy(
         () => import('./commands/logs.js'),
-        (m, run: string, opts: LogsOptions) => m.logsCommand(run, opts, io, process.stdout.isTTY === true),
+        (m, run: string, opts: LogsOptions) => m.logsCommand(run, opts, io, io.stdoutIsTty === true),
       ),
     );
 }

@@ -1,4 +1,5 @@
 import { systemClock } from './adapters/clock.js';
+import { fdOutput } from './app/fd-output.js';
 import { commandToRun, type Io } from './app/io.js';
 import { buildCli, CommanderError } from './cli.js';
 import { describeIoError } from './core/io-error.js';
@@ -11,34 +12,21 @@ import { safeText } from './core/text.js';
 // Errors and warnings may quote a file, a value or the agent: nothing in them reaches the terminal
 // as a control sequence. Each command makes its own output safe (`logs` adds colour of its own).
 // process.stdin, process.stdout and process.stderr are streams made on first use, and node:tty
-// brings the net and stream modules: all are touched only when read, written or asked about, so a
-// pass with nothing to say loads none of them.
+// brings the net and stream modules: all are touched only when read or asked about (output is
+// written to the descriptors directly, see fd-output.ts), so a pass with nothing to say, or a
+// `status --json`, loads none of them.
 const isatty = (fd: number) => process.getBuiltinModule('node:tty').isatty(fd);
-let wroteStderr = false;
-let out: NodeJS.WriteStream | null = null;
-function stdout(): NodeJS.WriteStream {
-  if (out) return out;
-  out = process.stdout;
-  // A reader that went away (`status | head`) is not an error worth a stack trace.
-  out.on('error', () => {});
-  return out;
-}
-let err: NodeJS.WriteStream | null = null;
-function stderr(): NodeJS.WriteStream {
-  if (err) return err;
-  err = process.stderr;
-  // A log on a full disk (a pass's `>> reconcile.log`) must not end the pass mid-round: it would
-  // die holding the lock, with no owner record to tell it gone, and every pass would wait it out.
-  err.on('error', () => {});
-  return err;
-}
+const out = fdOutput(1, () => process.stdout);
+// A log on a full disk (a pass's `>> reconcile.log`) must not end the pass mid-round: it would
+// die holding the lock, with no owner record to tell it gone, and every pass would wait it out.
+// Neither output ever throws.
+const err = fdOutput(2, () => process.stderr);
 const io: Io = {
-  stdout: (line) => stdout().write(line + '\n'),
-  stdoutBytes: (bytes) => stdout().write(bytes),
+  stdout: (line) => out.write(line + '\n'),
+  stdoutBytes: (bytes) => out.write(bytes),
   // A URL in an error (a webhook's, with its token) is masked: see core/mask.ts.
   stderr: (line) => {
-    wroteStderr = true;
-    stderr().write(safeText(maskSecrets(line)) + '\n');
+    err.write(safeText(maskSecrets(line)) + '\n');
   },
   env: process.env,
   now: systemClock,
@@ -48,10 +36,10 @@ const io: Io = {
     return isatty(0);
   },
   get stdoutIsTty() {
-    return stdout().isTTY === true;
+    return out.stream().isTTY === true;
   },
   get columns() {
-    return (stdout().isTTY && stdout().columns) || undefined;
+    return (out.stream().isTTY && out.stream().columns) || undefined;
   },
   get ask() {
     return isatty(0) && isatty(2) ? ask : undefined;
@@ -113,11 +101,11 @@ main().then((code) => {
   process.exitCode = code;
   // Exit once stdout and stderr have drained into their pipes, even if a stray handle (a lock
   // timer) is still open: exiting earlier cuts a long `status --json` short.
-  let pending = 1 + (out ? 1 : 0) + (wroteStderr ? 1 : 0);
+  let pending = 3;
   const done = () => {
     if (--pending === 0) process.exit(code);
   };
-  out?.write('', done);
-  if (wroteStderr) stderr().write('', done);
+  out.flush(done);
+  err.flush(done);
   done();
 });

@@ -97,7 +97,10 @@ export async function readSpec(paths: RunPaths): Promise<RunSpec> {
   }
 }
 
-export async function writeSpec(paths: RunPaths, spec: RunSpec): Promise<void> {
+export async function writeSpec(
+  paths: Pick<RunPaths, 'runYaml' | 'specCache'>,
+  spec: RunSpec,
+): Promise<void> {
   const { stringify } = await loadYaml();
   const doc = specToDoc(spec);
   writeFileAtomic(paths.runYaml, stringify(doc, { lineWidth: 0 }));

@@ -6,6 +6,7 @@ import {
   judgeIndex,
   reviveDatesIn,
   STREAM_SHAPE,
+  worthSaving,
   type StreamIndex,
 } from '../core/agent/stream-index.js';
 import { feedLine, newStream, READ_TYPES, type SessionLog } from '../core/agent/stream.js';
@@ -21,12 +22,6 @@ import { readAt, readLines, type Line } from './lines.js';
 
 /** A night's index is kilobytes (a few per session). */
 const INDEX_MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * New bytes worth writing the index for: fewer are folded again by the next reader, which costs
- * less than writing (and renaming) the index on every pass over a slowly growing log.
- */
-const SAVE_AFTER_BYTES = 64 * 1024;
 
 /** How much of the log's start identifies it (with its device and inode). */
 const PRINT_BYTES = 4096;
@@ -103,7 +98,7 @@ function fold(idx: StreamIndex, line: Line): void {
 
 /**
  * Every session of the run's output.log, read through the index: only the bytes after the
- * index's offset are read. The index is written back when it moved on by SAVE_AFTER_BYTES (unless
+ * index's offset are read. The index is written back when worthSaving says so (unless
  * `save` is false: a dry run changes nothing); a write that fails (a full disk) is ignored: the
  * next reader folds the same bytes again.
  */
@@ -124,7 +119,7 @@ export function readStreamView(paths: RunPaths, save = true): StreamView {
       idx.printLen = Math.min(PRINT_BYTES, idx.offset);
       idx.print = printOf(fd, idx.printLen);
     }
-    if (save && (!loaded || idx.offset - from >= SAVE_AFTER_BYTES)) saveIndex(paths, idx);
+    if (save && worthSaving(!loaded, idx.offset - from)) saveIndex(paths, idx);
     // A torn last line (an agent that died mid-write, or one still writing) counts as the
     // log stands now, without being stored: it may yet be completed.
     const last = idx.long

@@ -82,10 +82,13 @@ async function rowFor(
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
     // Where the run is now: an archived run's summary was written before it moved.
-    const { countsStamp: stamp, ...rest } = final.row;
-    const row = { ...rest, workspace: paths.workspace };
+    // One copy of the row (its own object, set in place: its keys keep their order).
+    const { countsStamp: stamp, ...row } = final.row;
+    row.workspace = paths.workspace;
     if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
-    return { row: { ...row, findings: countFindings(paths.findings), questions: countQuestions(paths) } };
+    row.findings = countFindings(paths.findings);
+    row.questions = countQuestions(paths);
+    return { row };
   }
   if (!exists(paths.workspace)) return null;
   return liveRow(id, paths, ctx);

@@ -1,5 +1,5 @@
 import { isBackend } from '../core/run/backend.js';
-import { intIn, numberIn, SESSION_MAX, TEXT_MAX, timeOf, WORD_MAX } from '../core/run/bounds.js';
+import { intIn, isTime, numberIn, SESSION_MAX, TEXT_MAX, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
 import { parseCause } from '../core/supervise/causes.js';
 import type { StatusRow } from './rows.js';
@@ -19,7 +19,7 @@ const text =
   (v) =>
     typeof v === 'string' && v.length <= max;
 const word = text(WORD_MAX);
-const time: Check = (v) => timeOf(v) !== null;
+const time: Check = isTime;
 const count: Check = (v) => intIn(v, 0, Number.MAX_SAFE_INTEGER) !== null;
 const money: Check = (v) => numberIn(v, 0, 1e9) !== null;
 const bool: Check = (v) => typeof v === 'boolean';
@@ -31,10 +31,20 @@ const listOf =
   (c: Check, max: number): Check =>
   (v) =>
     Array.isArray(v) && v.length <= max && v.every(c);
+// Plain indexed loops here and below, no destructuring: status checks every field of a thousand
+// cached rows, mostly before the code is optimized, where an iterator per field is what costs.
 const shape = (fields: Record<string, Check>, optional: readonly string[] = []): Check => {
-  const entries = Object.entries(fields);
-  return (v) =>
-    isObject(v) && entries.every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+  const keys = Object.keys(fields);
+  const checks = Object.values(fields);
+  const mayLack = keys.map((k) => optional.includes(k));
+  return (v) => {
+    if (!isObject(v)) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const x = v[keys[i] as string];
+      if (!(x === undefined && mayLack[i]) && !(checks[i] as Check)(x)) return false;
+    }
+    return true;
+  };
 };
 
 const usageWindow = shape({ utilization: (v) => numberIn(v, 0, 100) !== null, resetsAt: nullable(time) });
@@ -150,7 +160,8 @@ export function parseFinalDoc(doc: unknown, id: string): { row: FinalRow } | { b
   let inForm = true;
   let last = -1;
   let defaultsSeen = 0;
-  for (const k of keys) {
+  for (let j = 0; j < keys.length; j++) {
+    const k = keys[j] as string;
     const field = CHECKS.get(k);
     const v = doc[k];
     if (!field || v === undefined) {
@@ -184,15 +195,18 @@ export function parseFinalDoc(doc: unknown, id: string): { row: FinalRow } | { b
  */
 export function transitionOf(v: unknown): Record<string, unknown> | null {
   if (!isObject(v)) return null;
-  const entries = Object.entries(v);
-  if (entries.length > 32 || (v.at !== undefined && !time(v.at))) return null;
-  const flat = entries.every(
-    ([k, x]) =>
+  const keys = Object.keys(v);
+  if (keys.length > 32 || (v.at !== undefined && !time(v.at))) return null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const x = v[k];
+    const flat =
       k.length <= WORD_MAX &&
       (x === null ||
         typeof x === 'boolean' ||
         (typeof x === 'number' && Number.isFinite(x)) ||
-        (typeof x === 'string' && x.length <= TEXT_MAX)),
-  );
-  return flat ? v : null;
+        (typeof x === 'string' && x.length <= TEXT_MAX));
+    if (!flat) return null;
+  }
+  return v;
 }

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 
 import { checkOutput } from '../adapters/check.js';
 import { mtime } from '../adapters/files.js';
@@ -63,7 +63,17 @@ export function lastTransition(paths: RunPaths): Record<string, unknown> | null 
 
 /** When findings/ and questions.md last changed: a finished run's counts are redone only then. */
 export function countsStamp(paths: RunPaths): string {
-  return `${mtime(paths.findings)?.getTime() ?? 0}:${mtime(paths.questions)?.getTime() ?? 0}`;
+  return `${mtimeMs(paths.findings)}:${mtimeMs(paths.questions)}`;
+}
+
+/** A file's mtime in whole ms as its Date gives it (no Date made: status asks for two a run); 0 if none. */
+function mtimeMs(path: string): number {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? Math.round(st.mtimeMs) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** How deep findings/ is walked: notes in folders, never a maze. */

@@ -84,7 +84,7 @@ export async function createWorkspace(
       worktreeMade = true;
       recorded = { ...spec, repo: { ...spec.repo, gitDir: await madeGitDir(spec.repo) } };
     }
-    await writeSpec({ ...p, runYaml: at(p.runYaml), specCache: at(p.specCache) }, recorded);
+    await writeSpec({ runYaml: at(p.runYaml), specCache: at(p.specCache) }, recorded);
     seed.beforePlace?.();
     // Records first: a run is there once its directory is, and then its records are too.
     mkdirSync(dirname(p.state), { recursive: true, mode: 0o700 });

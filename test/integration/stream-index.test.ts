@@ -5,6 +5,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
 import { readStreamView } from '../../src/adapters/stream-index.js';
+import { SAVE_AFTER_BYTES } from '../../src/core/agent/stream-index.js';
 import { parseStream } from '../../src/core/agent/stream.js';
 import { runPaths, type RunPaths } from '../../src/core/run/paths.js';
 
@@ -158,6 +160,24 @@ describe('the stream index', () => {
     mkdirSync(paths.streamIndex);
     expect(costs()).toEqual([1, 2]);
     expect(costs()).toEqual([1, 2]);
+  });
+
+  test('is written back once a reader folded SAVE_AFTER_BYTES, and read right either way', () => {
+    writeFileSync(paths.outputLog, night(1));
+    expect(costs()).toEqual([1]);
+    const offset = () => (JSON.parse(readFileSync(paths.streamIndex, 'utf8')) as { offset: number }).offset;
+    const made = offset();
+    expect(made).toBe(statSync(paths.outputLog).size);
+    // A few new lines: folded by each reader, the index left as it was.
+    appendFileSync(paths.outputLog, [marker(2), text('a little')].join('\n') + '\n');
+    expect(readStreamView(paths).sessions).toEqual(parseStream(log()));
+    expect(readStreamView(paths).sessions).toEqual(parseStream(log()));
+    expect(offset()).toBe(made);
+    // Enough of them: written back, up to the log's end.
+    appendFileSync(paths.outputLog, [toolResult(SAVE_AFTER_BYTES), result(2)].join('\n') + '\n');
+    expect(costs()).toEqual([1, 2]);
+    expect(offset()).toBe(statSync(paths.outputLog).size);
+    expect(readStreamView(paths).sessions).toEqual(parseStream(log()));
   });
 
   test('session starts point at each session’s first line', () => {

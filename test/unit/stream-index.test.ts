@@ -8,7 +8,9 @@ import {
   LONG_TAIL,
   reviveDates,
   reviveDatesIn,
+  SAVE_AFTER_BYTES,
   STREAM_SHAPE,
+  worthSaving,
   type IndexVerdict,
   type StreamIndex,
 } from '../../src/core/agent/stream-index.js';
@@ -313,5 +315,25 @@ describe('judgeIndex', () => {
     },
   ])('$name', ({ stored, log = { dev: 1, ino: 42, size: 10_000 }, print = 'abc', want }) => {
     expect(judgeIndex(stored, log, () => print)).toBe(want);
+  });
+});
+
+describe('when a reader writes the index back', () => {
+  test.each([
+    { made: true, folded: 0, want: true },
+    { made: true, folded: 1, want: true },
+    { made: true, folded: 10 * SAVE_AFTER_BYTES, want: true },
+    { made: false, folded: 0, want: false },
+    { made: false, folded: 1, want: false },
+    { made: false, folded: SAVE_AFTER_BYTES - 1, want: false },
+    { made: false, folded: SAVE_AFTER_BYTES, want: true },
+    { made: false, folded: 1024 * 1024, want: true },
+  ])('made $made, folded $folded: $want', ({ made, folded, want }) => {
+    expect(worthSaving(made, folded)).toBe(want);
+  });
+
+  test('every few KB of a slowly growing log, not every pass over it', () => {
+    expect(SAVE_AFTER_BYTES).toBeGreaterThanOrEqual(4 * 1024);
+    expect(SAVE_AFTER_BYTES).toBeLessThanOrEqual(64 * 1024);
   });
 });

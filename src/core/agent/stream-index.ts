@@ -132,6 +132,23 @@ function wellFormedSession(v: unknown): boolean {
   );
 }
 
+/**
+ * New bytes worth writing the index back for. Fewer are folded again by the next reader: a save
+ * (temp file, rename) costs about what folding 15 KB does, so with passes seconds apart over a
+ * slowly growing log, saving every 16 KB costs least; a pass a minute over a working agent's log
+ * saves every time.
+ */
+export const SAVE_AFTER_BYTES = 16 * 1024;
+
+/**
+ * Whether a reader writes the index back: always when it made a new one (none was stored, or the
+ * stored one was unusable), else once it folded SAVE_AFTER_BYTES beyond what was stored. An index
+ * left as it was is still right, only behind: the next reader folds those bytes again.
+ */
+export function worthSaving(made: boolean, folded: number): boolean {
+  return made || folded >= SAVE_AFTER_BYTES;
+}
+
 export type IndexVerdict =
   'use' | 'missing' | 'corrupt' | 'other shape' | 'replaced' | 'shrunk' | 'rewritten';
 

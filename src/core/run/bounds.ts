@@ -46,6 +46,20 @@ export function textOf(v: unknown, max = TEXT_MAX): string | null {
   return v.length > max ? `${v.slice(0, max - 1)}…` : v;
 }
 
+/** What overnight writes (toISOString): always a valid time, so only its year is left to check. */
+const PLAIN_ISO =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?Z$/;
+
+/**
+ * Whether timeOf would give a time, without making a Date for the common form: status checks
+ * every time of a thousand cached rows. Any other string is left to timeOf.
+ */
+export function isTime(v: unknown): boolean {
+  if (typeof v !== 'string' || !PLAIN_ISO.test(v)) return timeOf(v) !== null;
+  const year = Number(v.slice(0, 4));
+  return year >= YEAR_MIN && year <= YEAR_MAX;
+}
+
 /** A short token (a mode, an action, an id): one too long is no token at all. */
 export function wordOf(v: unknown, max = WORD_MAX): string | null {
   return typeof v === 'string' && v.length <= max ? v : null;

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 
 // Every file of a run, derived from the runs root and the run id. `node:path` is pure string work.
 
@@ -80,50 +80,147 @@ export function recordsDir(runsRoot: string, id: string): string {
   return `${runsRoot}/.overnight/${id}`;
 }
 
+/**
+ * What join(runsRoot, name) puts before a plain name, and the dirname of that join: the same for
+ * every run of a root, so worked out once a root rather than normalized again for each of them.
+ */
+let lastRoot: { of: string; prefix: string; parent: string } | null = null;
+function rootOf(runsRoot: string): { prefix: string; parent: string } {
+  if (lastRoot?.of !== runsRoot) {
+    const probe = join(runsRoot, 'x');
+    lastRoot = { of: runsRoot, prefix: probe.slice(0, -1), parent: dirname(probe) };
+  }
+  return lastRoot;
+}
+
+/** A name join() leaves as it is (one path segment): every run id. */
+const isName = (id: string): boolean =>
+  sep === '/' && id !== '' && id !== '.' && id !== '..' && !id.includes('/');
+
+/**
+ * A run's paths, each made when first asked for: status builds these for every one of a thousand
+ * finished runs and reads five of them. Plain concatenation after one join.
+ */
+class LazyRunPaths implements RunPaths {
+  readonly workspace: string;
+  readonly state: string;
+  readonly #root: string;
+  readonly #id: string;
+  constructor(runsRoot: string, id: string) {
+    const root = rootOf(runsRoot);
+    if (isName(id)) {
+      this.workspace = root.prefix + id;
+      this.state = `${root.parent}/.overnight/${id}`;
+    } else {
+      this.workspace = join(runsRoot, id);
+      this.state = recordsDir(dirname(this.workspace), id);
+    }
+    this.#root = runsRoot;
+    this.#id = id;
+  }
+  get claudeMd() {
+    return `${this.workspace}/CLAUDE.md`;
+  }
+  get questions() {
+    return `${this.workspace}/questions.md`;
+  }
+  get findings() {
+    return `${this.workspace}/findings`;
+  }
+  get report() {
+    return `${this.workspace}/REPORT.md`;
+  }
+  get runYaml() {
+    return `${this.state}/run.yaml`;
+  }
+  get restartLog() {
+    return `${this.state}/restart.log`;
+  }
+  get outputLog() {
+    return `${this.state}/output.log`;
+  }
+  get done() {
+    return finishedFiles(this.#root, this.#id).done;
+  }
+  get failed() {
+    return finishedFiles(this.#root, this.#id).failed;
+  }
+  get pause() {
+    return `${this.state}/PAUSE`;
+  }
+  get doneView() {
+    return `${this.workspace}/DONE`;
+  }
+  get failedView() {
+    return `${this.workspace}/FAILED`;
+  }
+  get session() {
+    return `${this.state}/session.json`;
+  }
+  get prompt() {
+    return `${this.state}/prompt.md`;
+  }
+  get agentEnv() {
+    return `${dirname(this.workspace)}/.agent-env/${this.#id}.env`;
+  }
+  get events() {
+    return `${this.state}/events.jsonl`;
+  }
+  get specCache() {
+    return `${this.state}/spec.json`;
+  }
+  get streamIndex() {
+    return `${this.state}/stream-index.json`;
+  }
+  get wake() {
+    return `${this.state}/wake-at`;
+  }
+  get endWake() {
+    return `${this.state}/wake-end`;
+  }
+  get agentWatch() {
+    return `${this.state}/watch-agent`;
+  }
+  get staleSince() {
+    return `${this.state}/stale-since`;
+  }
+  get final() {
+    return finishedFiles(this.#root, this.#id).final;
+  }
+  get notifyOffset() {
+    return `${this.state}/notify-offset`;
+  }
+  get continuation() {
+    return `${this.state}/continuation.json`;
+  }
+  get continuedBy() {
+    return `${this.state}/continued-by`;
+  }
+  get previousReport() {
+    return `${this.workspace}/previous/REPORT.md`;
+  }
+  get wrapperPid() {
+    return `${this.state}/wrapper.pid`;
+  }
+  get wrapperLog() {
+    return `${this.state}/wrapper.log`;
+  }
+  hungFile(n: number): string {
+    return `${this.state}/hung-${n}`;
+  }
+  pidFile(n: number): string {
+    return `${this.state}/agent-${n}.pid`;
+  }
+  wrapperFile(n: number): string {
+    return `${this.state}/wrapper-${n}.pid`;
+  }
+  exitFile(n: number): string {
+    return `${this.state}/agent-${n}.exit`;
+  }
+}
+
 export function runPaths(runsRoot: string, id: string): RunPaths {
-  const workspace = join(runsRoot, id);
-  const state = recordsDir(dirname(workspace), id);
-  // Plain concatenation after one join: a pass builds these for every one of a thousand runs.
-  const w = (name: string) => `${workspace}/${name}`;
-  const st = (name: string) => `${state}/${name}`;
-  const finished = finishedFiles(runsRoot, id);
-  return {
-    workspace,
-    claudeMd: w('CLAUDE.md'),
-    questions: w('questions.md'),
-    findings: w('findings'),
-    report: w('REPORT.md'),
-    state,
-    runYaml: st('run.yaml'),
-    restartLog: st('restart.log'),
-    outputLog: st('output.log'),
-    done: finished.done,
-    failed: finished.failed,
-    pause: st('PAUSE'),
-    doneView: w('DONE'),
-    failedView: w('FAILED'),
-    session: st('session.json'),
-    prompt: st('prompt.md'),
-    agentEnv: `${dirname(workspace)}/.agent-env/${id}.env`,
-    events: st('events.jsonl'),
-    specCache: st('spec.json'),
-    streamIndex: st('stream-index.json'),
-    wake: st('wake-at'),
-    endWake: st('wake-end'),
-    agentWatch: st('watch-agent'),
-    staleSince: st('stale-since'),
-    hungFile: (n) => st(`hung-${n}`),
-    final: finished.final,
-    notifyOffset: st('notify-offset'),
-    continuation: st('continuation.json'),
-    continuedBy: st('continued-by'),
-    previousReport: w('previous/REPORT.md'),
-    pidFile: (n) => st(`agent-${n}.pid`),
-    wrapperFile: (n) => st(`wrapper-${n}.pid`),
-    wrapperPid: st('wrapper.pid'),
-    wrapperLog: st('wrapper.log'),
-    exitFile: (n) => st(`agent-${n}.exit`),
-  };
+  return new LazyRunPaths(runsRoot, id);
 }
 
 export interface RootPaths {

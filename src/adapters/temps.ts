@@ -1,4 +1,13 @@
-import { lstatSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  type Dirent,
+} from 'node:fs';
 import { join } from 'node:path';
 
 // Temp files of writers killed mid-write (a pass, the wrapper) are never renamed into place: the
@@ -52,10 +61,20 @@ export function sweepTemps(dir: string, now: Date, listed?: readonly string[]): 
 }
 
 /**
- * Sweeps the runs root and its dot-directories (overnight's own, never a run's), listing the
- * root once (it holds a directory per run: thousands).
+ * How often the runs root and its dot-directories are listed for temps: each holds an entry per
+ * run (thousands, after a year), which a steady pass must not pay for. A temp left there by a
+ * killed writer is swept within this, rather than by the very next pass.
  */
-export function sweepRoot(root: string, now: Date): void {
+const ROOT_SWEEP_EVERY_MS = 3_600_000;
+
+/**
+ * Sweeps the runs root and its dot-directories (overnight's own, never a run's), listing the
+ * root once, when the last such sweep (`stamp`'s mtime) is an hour old or more.
+ */
+export function sweepRoot(root: string, now: Date, stamp: string): void {
+  const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+  // A clock set back makes the last sweep look to come: it is due then too.
+  if (last !== undefined && now.getTime() - last < ROOT_SWEEP_EVERY_MS && last <= now.getTime()) return;
   let entries: Dirent[];
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -68,4 +87,19 @@ export function sweepRoot(root: string, now: Date): void {
     entries.map((e) => e.name),
   );
   for (const e of entries) if (e.name.startsWith('.') && e.isDirectory()) sweepTemps(join(root, e.name), now);
+  touch(stamp, now);
+}
+
+/** The stamp's mtime set to `now`: an empty file, made once (best effort: the sweep is done again). */
+function touch(path: string, now: Date): void {
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    try {
+      closeSync(openSync(path, 'a', 0o600));
+      utimesSync(path, now, now);
+    } catch {
+      // no stamp: the next pass sweeps again
+    }
+  }
 }

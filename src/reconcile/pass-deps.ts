@@ -62,7 +62,7 @@ export const REAL_PASS_DEPS: PassDeps = {
   },
   heartbeat: { read: readHeartbeat, write: writeHeartbeat },
   sweep(root, ids, now) {
-    sweepRoot(root, now);
+    sweepRoot(root, now, rootPaths(root).swept);
     for (const id of ids) sweepTemps(runPaths(root, id).state, now);
   },
   hooks: passHooks,

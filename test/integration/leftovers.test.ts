@@ -6,8 +6,8 @@ import { runId } from '../../src/core/run/naming.js';
 import { rootPaths, runPaths } from '../../src/core/run/paths.js';
 import { it } from '../helpers/sandbox.js';
 
-// What killed writers and strays leave behind: temp files swept by the next pass (overnight's own
-// names, old enough, in its own directories), and a path taken by a stray that a new run avoids.
+// What killed writers and strays leave behind: temp files swept by a pass (overnight's own names,
+// old enough, in its own directories), and a path taken by a stray that a new run avoids.
 
 function plant(path: string, ageMs: number): void {
   writeFileSync(path, 'partial');
@@ -16,9 +16,7 @@ function plant(path: string, ageMs: number): void {
 }
 
 describe('leftovers', () => {
-  it('the next pass sweeps old temp files of overnight’s own names from its own directories only', async ({
-    sb,
-  }) => {
+  it('passes sweep old temp files of overnight’s own names from its own directories only', async ({ sb }) => {
     sb.setBehaviour({ work: 60 });
     const run = await sb.launch('Survey CRDT libraries', []);
     const state = runPaths(sb.runs, run.id).state;
@@ -40,6 +38,15 @@ describe('leftovers', () => {
     plant(kept[1] as string, 5 * 60_000);
     plant(kept[2] as string, 5 * 60_000);
 
+    // The root's own directories (an entry per run) are listed at most once an hour: a pass just
+    // after one that did leaves theirs; one an hour later sweeps them. A run's records every pass.
+    const stamp = rootPaths(sb.runs).swept;
+    plant(stamp, 0);
+    const soon = await sb.run(['reconcile']);
+    expect(soon.exitCode, soon.stderr).toBe(0);
+    expect(existsSync(old[0] as string)).toBe(false);
+    expect(existsSync(old[2] as string)).toBe(true);
+    plant(stamp, 61 * 60_000);
     const pass = await sb.run(['reconcile']);
     expect(pass.exitCode, pass.stderr).toBe(0);
     for (const f of old) expect(existsSync(f), f).toBe(false);

@@ -242,6 +242,8 @@ export interface RootPaths {
   archive: string;
   /** The worktrees of repository runs, `worktrees/<run id>/`: beside the runs, never inside one. */
   worktrees: string;
+  /** Touched when a pass last swept the root's own directories for temps (see adapters/temps.ts). */
+  swept: string;
 }
 
 export function rootPaths(runsRoot: string): RootPaths {
@@ -257,6 +259,7 @@ export function rootPaths(runsRoot: string): RootPaths {
     notify: join(runsRoot, '.notify'),
     archive: join(runsRoot, 'archive'),
     worktrees: join(runsRoot, 'worktrees'),
+    swept: join(recordsRoot(runsRoot), '.swept'),
   };
 }
 

@@ -23,8 +23,12 @@ import { readAt, readLines, type Line } from './lines.js';
 /** A night's index is kilobytes (a few per session). */
 const INDEX_MAX_BYTES = 64 * 1024 * 1024;
 
-/** How much of the log's start identifies it (with its device and inode). */
-const PRINT_BYTES = 4096;
+/**
+ * How much of the log's start identifies it (with its device and inode): its first line, the
+ * first session's marker with its time and conversation id, and more. Hashed by every reader of
+ * every live run, cold: 1 KB, not 4 KB as earlier indexes keep (theirs is still checked as kept).
+ */
+const PRINT_BYTES = 1024;
 
 export interface StreamView {
   sessions: SessionLog[];
@@ -115,11 +119,13 @@ export function readStreamView(paths: RunPaths, save = true): StreamView {
     const idx = loaded ?? freshIndex(st.dev, st.ino);
     const from = idx.offset;
     const torn = readLines(fd, idx, st.size, (line) => fold(idx, line), mayMatter);
-    if (idx.printLen < PRINT_BYTES && idx.offset > idx.printLen) {
+    // An earlier index's longer print, checked as it was kept, is kept shorter from now on.
+    const longer = idx.printLen > PRINT_BYTES;
+    if ((idx.printLen < PRINT_BYTES && idx.offset > idx.printLen) || longer) {
       idx.printLen = Math.min(PRINT_BYTES, idx.offset);
       idx.print = printOf(fd, idx.printLen);
     }
-    if (save && worthSaving(!loaded, idx.offset - from)) saveIndex(paths, idx);
+    if (save && (longer || worthSaving(!loaded, idx.offset - from))) saveIndex(paths, idx);
     // A torn last line (an agent that died mid-write, or one still writing) counts as the
     // log stands now, without being stored: it may yet be completed.
     const last = idx.long

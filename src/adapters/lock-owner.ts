@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 
 import { hashText } from '../core/hash.js';
 import { writeFileAtomic } from './files.js';
@@ -24,8 +24,9 @@ function slotOf(record: string): Buffer {
 function writeInPlace(path: string, slot: Buffer): boolean {
   let fd: number;
   try {
-    // Never through a link planted at the name: only a regular file of the slot's size is written.
-    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    // Never through a link planted at the name, nor blocked by a FIFO there: only a regular file
+    // of the slot's size is written.
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return false;
   }
@@ -63,10 +64,20 @@ export function clearOwner(path: string, keep: boolean): void {
 /** The recorded holder, or null: none, blank, torn or not a record. */
 export function readOwner(path: string): string | null {
   let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8').trim();
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const slot = Buffer.alloc(SLOT);
+    text = slot.toString('utf8', 0, readSync(fd, slot, 0, SLOT, 0)).trim();
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
   const at = text.lastIndexOf(' ');
   if (at <= 0) return null;

@@ -91,6 +91,16 @@ describe('the pass lock', () => {
     expect(await tryLock(lock, lost)).toBeNull();
   });
 
+  it('is neither blocked nor fooled by a FIFO planted at its record', async () => {
+    spawnSync('mkfifo', [`${lock}.owner`]);
+    mkdirSync(lock);
+    expect(await tryLock(lock, lost)).toBeNull();
+    rmSync(lock, { recursive: true });
+    const release = await tryLock(lock, lost);
+    expect(release).not.toBeNull();
+    await release?.();
+  });
+
   it('never writes through a link planted at its record', async () => {
     const target = join(dir, 'precious');
     writeFileSync(target, 'x'.repeat(256));

@@ -45,6 +45,14 @@ function readRecord(path: string, max = RECORD_MAX): string | null {
   return text;
 }
 
+/**
+ * A record that is usually absent (a sentinel, a hang timer, a follow-up's link), looked for before
+ * it is opened: a failed open costs an exception, and a pass makes one a run for each otherwise.
+ */
+function readRareRecord(path: string, max = RECORD_MAX): string | null {
+  return exists(path) ? readRecord(path, max) : null;
+}
+
 /** Run ids under the root, oldest first; anything else there (logs, locks, temp dirs) is ignored. */
 export function listRunIds(root: string): string[] {
   let names: string[];
@@ -111,7 +119,8 @@ export async function writeSpec(
 export function readSentinel(paths: RunPaths): Sentinel | null {
   for (const kind of ['FAILED', 'DONE'] as const) {
     // Read for its first two lines only: the reason and the code.
-    const text = readHead(kind === 'DONE' ? paths.done : paths.failed, 4096);
+    const path = kind === 'DONE' ? paths.done : paths.failed;
+    const text = exists(path) ? readHead(path, 4096) : null;
     if (text !== null) return parseSentinel(kind, text);
   }
   return null;
@@ -235,7 +244,7 @@ export function readLogTail(path: string, bytes: number): string {
 
 /** The hang timer of session `n`, if a pass has seen it silent. */
 export function readStaleSince(paths: RunPaths, n: number): Date | null {
-  const m = /^(\d{1,9}) (\S{1,64})/.exec(readRecord(paths.staleSince) ?? '');
+  const m = /^(\d{1,9}) (\S{1,64})/.exec(readRareRecord(paths.staleSince) ?? '');
   const at = m && Number(m[1]) === n ? new Date(m[2] as string) : null;
   return at && !Number.isNaN(at.getTime()) ? at : null;
 }
@@ -268,7 +277,7 @@ export function readContinuation(paths: RunPaths): Continuation | null {
 /** The follow-up that continues this run, as its link says (it may since have been removed). */
 export function readContinuedBy(paths: RunPaths): ContinuedBy | null {
   try {
-    const text = readRecord(paths.continuedBy);
+    const text = readRareRecord(paths.continuedBy);
     return text === null ? null : parseContinuedBy(text);
   } catch {
     return null;

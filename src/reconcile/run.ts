@@ -2,7 +2,7 @@ import { watchAgent } from '../adapters/agent-watch.js';
 import { exists } from '../adapters/files.js';
 import { runDirProblem } from '../adapters/owner.js';
 import { markRemoved } from '../adapters/run-index.js';
-import { readAgent, readSentinel } from '../adapters/store.js';
+import { hasSentinel, readAgent } from '../adapters/store.js';
 import { armEndTimer } from '../adapters/wake-timer.js';
 import { RunFileError } from '../core/errors.js';
 import { describeIoError } from '../core/io-error.js';
@@ -58,7 +58,7 @@ export async function reconcileRun(
   const clock = lazyLocalTime();
   try {
     // Finishing and acting are loaded only when a run needs them: a steady pass does neither.
-    if (!opts.dryRun && readSentinel(paths) && (await finalize(id, paths, ctx)) !== null) return undefined;
+    if (!opts.dryRun && hasSentinel(paths) && (await finalize(id, paths, ctx)) !== null) return undefined;
     for (let step = 0; step < 2; step++) {
       const now = ctx.io.now();
       const { spec, obs } = await observeRun(paths, ctx, now);

@@ -7,8 +7,10 @@ import {
   readRestarts,
   readSentinel,
   readSession,
+  readSessionLogs,
   runExists,
 } from '../adapters/store.js';
+import type { SessionLog } from '../core/agent/stream.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
@@ -101,8 +103,11 @@ async function liveRow(
 ): Promise<{ row: StatusRow; unsettled?: boolean }> {
   try {
     const now = ctx.io.now();
-    const { spec, obs } = await observeRun(paths, ctx, now);
-    return { row: buildRow(id, paths, spec, obs, now), unsettled: mayBeStarting(obs, now) };
+    // The observation and the row from one reading of the log.
+    let logs: SessionLog[] | undefined;
+    const read = () => (logs ??= readSessionLogs(paths, !ctx.dryRun));
+    const { spec, obs } = await observeRun(paths, ctx, now, read);
+    return { row: buildRow(id, paths, spec, obs, now, read()), unsettled: mayBeStarting(obs, now) };
   } catch (err) {
     // Whatever is wrong with one run, the dashboard still shows every other one.
     return {

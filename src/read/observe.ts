@@ -34,10 +34,12 @@ const PROMPT_QUIET_S = 10;
 /** How much of a quiet agent's output is read for a prompt. */
 const PROMPT_TAIL_BYTES = 4096;
 
+/** `logs`: the run's sessions, when the caller reads them too (status): the log is read once. */
 export async function observeRun(
   paths: RunPaths,
   ctx: ReadContext,
   now: Date,
+  logs?: () => SessionLog[],
 ): Promise<{ spec: RunSpec; obs: Observation }> {
   const spec = await readSpec(paths);
   const view = () => viewOf(ctx, spec, paths);
@@ -50,6 +52,7 @@ export async function observeRun(
     now,
     !ctx.dryRun,
     remote,
+    logs,
   );
   return { spec, obs };
 }
@@ -70,13 +73,13 @@ export async function observe(
   now: Date,
   save = true,
   remote?: () => Promise<SessionView>,
+  logs: () => SessionLog[] = () => readSessionLogs(paths, save),
 ): Promise<Observation> {
   const record = readSession(paths);
   const job = remote && record ? (await remote()).job : undefined;
   // Only the current session's job says anything of its agent (an older one may still be ending).
   const current = job && record && job.session === record.n ? job : undefined;
   const outputAt = mtime(paths.outputLog);
-  const logs = () => readSessionLogs(paths, save);
   const agent = record
     ? await observeAgent(
         paths,

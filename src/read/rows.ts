@@ -162,8 +162,15 @@ function overageWarning(spec: RunSpec, obs: Observation, logs: readonly SessionL
   return `on extra usage${since}: the subscription window is spent and allow_overage is on, so it is billed`;
 }
 
-export function buildRow(id: string, paths: RunPaths, spec: RunSpec, obs: Observation, now: Date): StatusRow {
-  const logs = sessionLogs(paths);
+/** `logs`: the run's sessions, when the caller has just read them. */
+export function buildRow(
+  id: string,
+  paths: RunPaths,
+  spec: RunSpec,
+  obs: Observation,
+  now: Date,
+  logs: SessionLog[] = sessionLogs(paths),
+): StatusRow {
   const wrong = wrongConversations(logs, spec.sessionId);
   const warnings = wrong.map(
     (w) =>

@@ -246,7 +246,17 @@ export interface RootPaths {
   swept: string;
 }
 
+/** The last root's paths: a pass asks for them for every run (each run's PAUSE beside the root's). */
+let lastRootPaths: { of: string; paths: RootPaths } | null = null;
+
 export function rootPaths(runsRoot: string): RootPaths {
+  if (lastRootPaths?.of === runsRoot) return lastRootPaths.paths;
+  const paths = Object.freeze(makeRootPaths(runsRoot));
+  lastRootPaths = { of: runsRoot, paths };
+  return paths;
+}
+
+function makeRootPaths(runsRoot: string): RootPaths {
   return {
     lock: join(runsRoot, '.reconcile.lock'),
     passRequested: join(runsRoot, '.pass-requested'),

@@ -4,13 +4,15 @@ import { sep } from 'node:path';
 // Files of a run that the agent writes (REPORT.md, questions.md, findings/) are read only when
 // they are regular files inside the run's directory: a link the agent made to a file outside
 // (`REPORT.md` → `~/.ssh/id_ed25519`) is never followed, by the digest, continue or notifications.
+// Real paths come from the system's realpath(3): Node's own walks every component with lstat.
+const realpath = realpathSync.native;
 
 /** Whether `path` is a regular file (not a link) whose real path lies inside `dir`. */
 export function regularInside(dir: string, path: string): boolean {
   try {
     if (!lstatSync(path).isFile()) return false;
-    const root = realpathSync(dir);
-    const at = realpathSync(path);
+    const root = realpath(dir);
+    const at = realpath(path);
     return at.startsWith(root + sep);
   } catch {
     return false;
@@ -21,8 +23,8 @@ export function regularInside(dir: string, path: string): boolean {
 export function directoryInside(dir: string, path: string): boolean {
   try {
     if (!lstatSync(path).isDirectory()) return false;
-    const root = realpathSync(dir);
-    return realpathSync(path).startsWith(root + sep);
+    const root = realpath(dir);
+    return realpath(path).startsWith(root + sep);
   } catch {
     return false;
   }

@@ -61,17 +61,19 @@ export function sweepTemps(dir: string, now: Date, listed?: readonly string[]): 
 }
 
 /**
- * How often the runs root and its dot-directories are listed for temps: each holds an entry per
- * run (thousands, after a year), which a steady pass must not pay for. A temp left there by a
- * killed writer is swept within this, rather than by the very next pass.
+ * How often overnight's directories are listed for temps: the runs root and its dot-directories
+ * hold an entry per run (thousands, after a year), and a listing of each live run's records costs
+ * a steady pass as much as the rest of reading that run's records. A temp left by a killed
+ * writer is swept within this, rather than by the very next pass: nothing reads one meanwhile.
  */
 const ROOT_SWEEP_EVERY_MS = 3_600_000;
 
 /**
  * Sweeps the runs root and its dot-directories (overnight's own, never a run's), listing the
- * root once, when the last such sweep (`stamp`'s mtime) is an hour old or more.
+ * root once, and then `more` (the live runs' records), when the last such sweep (`stamp`'s mtime)
+ * is an hour old or more.
  */
-export function sweepRoot(root: string, now: Date, stamp: string): void {
+export function sweepRoot(root: string, now: Date, stamp: string, more: () => void = () => {}): void {
   const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
   // A clock set back makes the last sweep look to come: it is due then too.
   if (last !== undefined && now.getTime() - last < ROOT_SWEEP_EVERY_MS && last <= now.getTime()) return;
@@ -87,6 +89,7 @@ export function sweepRoot(root: string, now: Date, stamp: string): void {
     entries.map((e) => e.name),
   );
   for (const e of entries) if (e.name.startsWith('.') && e.isDirectory()) sweepTemps(join(root, e.name), now);
+  more();
   touch(stamp, now);
 }
 

@@ -62,8 +62,9 @@ export const REAL_PASS_DEPS: PassDeps = {
   },
   heartbeat: { read: readHeartbeat, write: writeHeartbeat },
   sweep(root, ids, now) {
-    sweepRoot(root, now, rootPaths(root).swept);
-    for (const id of ids) sweepTemps(runPaths(root, id).state, now);
+    sweepRoot(root, now, rootPaths(root).swept, () => {
+      for (const id of ids) sweepTemps(runPaths(root, id).state, now);
+    });
   },
   hooks: passHooks,
   clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },

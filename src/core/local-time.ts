@@ -8,7 +8,11 @@ export interface LocalTime {
   hms(at: Date): string;
   /** `Sat 22 Nov 2026, 07:15 (UTC+01:00)` */
   human(at: Date): string;
+  /** The day `at` falls on, as `human` names it: `['Sat', '22', 'Nov', '2026']`. */
+  day(at: Date): Day;
 }
+
+export type Day = readonly [weekday: string, day: string, month: string, year: string];
 
 const cache = new Map<string, LocalTime>();
 
@@ -30,7 +34,12 @@ export function localTime(timeZone?: string): LocalTime {
 export function lazyLocalTime(timeZone?: string): LocalTime {
   let made: LocalTime | undefined;
   const get = () => (made ??= localTime(timeZone));
-  return { hm: (at) => get().hm(at), hms: (at) => get().hms(at), human: (at) => get().human(at) };
+  return {
+    hm: (at) => get().hm(at),
+    hms: (at) => get().hms(at),
+    human: (at) => get().human(at),
+    day: (at) => get().day(at),
+  };
 }
 
 function build(timeZone: string | undefined): LocalTime {
@@ -46,8 +55,9 @@ function build(timeZone: string | undefined): LocalTime {
           second: '2-digit',
           hourCycle: 'h23',
         });
-  // The date's formatter only when a date is shown: the board shows times of day.
+  // The date's formatters only when a date is shown: the board shows times of day, and days.
   let date: Intl.DateTimeFormat | undefined;
+  let dayOnly: Intl.DateTimeFormat | undefined;
   const hms = (at: Date) => (clock ? clock.format(at) : ownHms(at));
   return {
     hms,
@@ -66,7 +76,34 @@ function build(timeZone: string | undefined): LocalTime {
       const { weekday, day, month, year } = parts;
       return `${weekday} ${day} ${month} ${year}, ${hms(at).slice(0, 5)} (UTC${offset})`;
     },
+    day(at) {
+      if (timeZone === undefined) return ownDay(at);
+      dayOnly ??= new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+      });
+      const parts = Object.fromEntries(dayOnly.formatToParts(at).map((p) => [p.type, p.value]));
+      return [parts.weekday ?? '', parts.day ?? '', parts.month ?? '', parts.year ?? ''];
+    },
   };
+}
+
+// en-GB's short names, as Intl gives them (`Sept`).
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+
+/** The day in the machine's zone, from Date (no Intl formatter to make); an invalid date throws. */
+function ownDay(at: Date): Day {
+  if (Number.isNaN(at.getTime())) throw new RangeError('Invalid time value');
+  return [
+    WEEKDAYS[at.getDay()] as string,
+    String(at.getDate()),
+    MONTHS[at.getMonth()] as string,
+    String(at.getFullYear()),
+  ];
 }
 
 /** `03:40:05` in the machine's zone; an invalid date throws, as Intl's formatter does. */

@@ -25,7 +25,19 @@ describe("the machine's own zone", () => {
     }
   });
 
+  test('names the day as human() does, every month (September is `Sept`)', () => {
+    for (const zone of [undefined, 'UTC', 'Asia/Tokyo']) {
+      const clock = localTime(zone);
+      for (let m = 0; m < 12; m++)
+        for (const at of [new Date(Date.UTC(2026, m, 1, 0, 30)), new Date(Date.UTC(2025, m, 28, 23, 30))]) {
+          const [weekday, day, month, year] = clock.day(at);
+          expect(clock.human(at)).toMatch(new RegExp(`^${weekday} ${day} ${month} ${year}, `));
+        }
+    }
+  });
+
   test('an invalid date throws, as Intl does', () => {
     expect(() => localTime().hms(new Date(NaN))).toThrow(RangeError);
+    expect(() => localTime().day(new Date(NaN))).toThrow(RangeError);
   });
 });

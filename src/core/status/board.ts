@@ -28,9 +28,9 @@ export interface BoardOptions<R extends TableRow = TableRow> {
 function startedText(iso: string | null, now: Date, clock: LocalTime): string {
   if (!iso) return '-';
   const at = new Date(iso);
-  const [weekday, day, month] = clock.human(at).split(/[ ,]+/);
-  const today = clock.human(now).slice(0, 10) === clock.human(at).slice(0, 10);
-  if (today) return clock.hm(at);
+  const [weekday, day, month, year] = clock.day(at);
+  const [, dayNow, monthNow, yearNow] = clock.day(now);
+  if (day === dayNow && month === monthNow && year === yearNow) return clock.hm(at);
   const age = (now.getTime() - at.getTime()) / 86_400_000;
   return age < 6 ? `${weekday} ${clock.hm(at)}` : `${day} ${month}`;
 }

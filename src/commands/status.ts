@@ -48,15 +48,20 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   } else {
     const everything = Boolean(name || opts.all || opts.archived || opts.since || filter.states);
     // The board and its cell widths load only for the table: status --json needs neither.
-    const { formatBoard } = await import('../core/status/board.js');
-    const board = formatBoard(rows, now, {
-      width: cells,
-      colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
-      clock: localTime(),
-      passes: view.passes,
-      cmd: io.cmd ?? 'overnight',
-      ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
-    });
+    const [{ formatBoard }, { withWidths }] = await Promise.all([
+      import('../core/status/board.js'),
+      import('../core/status/fit.js'),
+    ]);
+    const board = await withWidths(() =>
+      formatBoard(rows, now, {
+        width: cells,
+        colour: wantsColour(io.stdoutIsTty === true, io.env, opts.color === false),
+        clock: localTime(),
+        passes: view.passes,
+        cmd: io.cmd ?? 'overnight',
+        ...(everything ? {} : { collapse: (r: StatusRow) => quietlyFinished(r, now) }),
+      }),
+    );
     // One run named: its row without the summary, then its details and the story of its night.
     for (const line of name ? board.slice(1) : board) io.stdout(line);
     if (picked.more)
@@ -70,10 +75,14 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
     for (const line of timelineBlock(one.story.timeline, localTime())) io.stdout(safeLine(line));
   }
   if (warnings.length > 0) {
-    const { wrap } = await import('../core/status/fit.js');
+    const { withWidths, wrap } = await import('../core/status/fit.js');
+    const lines = await withWidths(() =>
+      safeText(warnings.join('\n'))
+        .split('\n')
+        .flatMap((line) => wrap(line, cells)),
+    );
     io.stdout('');
-    for (const line of safeText(warnings.join('\n')).split('\n'))
-      for (const l of wrap(line, cells)) io.stdout(l);
+    for (const l of lines) io.stdout(l);
   }
   return view.exit;
 }

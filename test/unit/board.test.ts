@@ -1,14 +1,17 @@
 /* eslint-disable no-control-regex -- colour sequences are what these tests look for */
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
 import { localTime } from '../../src/core/local-time.js';
 import type { RunState } from '../../src/core/run/types.js';
 import { formatBoard, type BoardOptions } from '../../src/core/status/board.js';
-import { fitColumns, truncate, width } from '../../src/core/status/fit.js';
+import { fitColumns, loadWidths, truncate, width } from '../../src/core/status/fit.js';
 import { hangLine, pastEndLine, retryLine } from '../../src/core/status/live.js';
 import { needCode, orderRows, summarize, summaryLine } from '../../src/core/status/needs.js';
 import type { TableRow } from '../../src/core/status/table.js';
 import type { Need } from '../../src/core/supervise/attention.js';
+
+// The Unicode width tables, as a status whose table needs them has them (fit-widths.test.ts: without).
+beforeAll(loadWidths);
 
 const NOW = new Date('2026-11-22T08:00:00Z');
 const UTC = localTime('UTC');

@@ -36,10 +36,11 @@ const io: Io = {
     return isatty(0);
   },
   get stdoutIsTty() {
-    return out.stream().isTTY === true;
+    return isatty(1);
   },
+  // Only a terminal has a width: a pipe or a file makes no stream to learn that it has none.
   get columns() {
-    return (out.stream().isTTY && out.stream().columns) || undefined;
+    return (isatty(1) && out.stream().columns) || undefined;
   },
   get ask() {
     return isatty(0) && isatty(2) ? ask : undefined;

@@ -13,7 +13,7 @@ const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
 const HEAD =
-  '(function (exports, require, module, __filename, __dirname, __import, __importMetaUrl) {"use strict";';
+  '(function (exports, require, module, __filename, __dirname, __import, __importMeta) {"use strict";';
 
 /** What a command is called for the cache's list: `status`, `reconcile`; never a user's argument. */
 function commandOf(argv) {
@@ -129,9 +129,13 @@ function start(dist, entry) {
     modules.set(chunk, module);
     const req = (spec) => (spec.startsWith('./') ? load(spec.slice(2)) : require(spec));
     const imp = (spec) => Promise.resolve().then(() => req(spec));
-    script
-      .runInThisContext()
-      .call(module.exports, module.exports, req, module, file, dist, imp, pathToFileURL(file).href);
+    // A chunk's own URL is made only if it asks (a few do, for paths beside the bundle).
+    const meta = {
+      get url() {
+        return pathToFileURL(file).href;
+      },
+    };
+    script.runInThisContext().call(module.exports, module.exports, req, module, file, dist, imp, meta);
     return module.exports;
   };
 

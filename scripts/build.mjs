@@ -5,7 +5,7 @@
 // with vm.Script: Node 20's ES module loader costs more than the code it loads (an async job per
 // chunk, fs/promises to read them), and only a script can be given V8's code cache. See
 // bin/load.cjs. Each chunk keeps its name; import() of a chunk becomes __import(), resolved by
-// that loader, and import.meta.url becomes the chunk's own file URL.
+// that loader, and import.meta.url becomes the chunk's own file URL (made when first read).
 //
 // Built beside dist/ and swapped in, so wrappers running all night never find it half written.
 import { createHash } from 'node:crypto';
@@ -26,7 +26,7 @@ const { outputFiles } = await build({
   outdir: next,
   write: false,
   logLevel: 'warning',
-  define: { 'import.meta.url': '__importMetaUrl' },
+  define: { 'import.meta.url': '__importMeta.url' },
   plugins: [lazyChildProcess(), plainFsForLock()],
 });
 

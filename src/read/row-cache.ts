@@ -21,10 +21,13 @@ const SETTLED_MS = 2_000;
 export const CACHE_MIN_RUNS = 32;
 
 const FILE = '.status-rows.json';
-const VERSION = 1;
+/** 2: the key is [inode, mtime, ctime] as numbers (no number made text a run to compare). */
+const VERSION = 2;
+
+type Key = [number, number, number];
 
 interface Entry {
-  key: string;
+  key: Key;
   row: unknown;
 }
 
@@ -37,7 +40,10 @@ export interface RowCache {
   save(): void;
 }
 
-const keyOf = (st: Stats): string => `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
+const keyOf = (st: Stats): Key => [st.ino, st.mtimeMs, st.ctimeMs];
+
+const sameKey = (k: unknown, st: Stats): boolean =>
+  Array.isArray(k) && k.length === 3 && k[0] === st.ino && k[1] === st.mtimeMs && k[2] === st.ctimeMs;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +58,7 @@ export function loadRowCache(root: string): RowCache {
     get(id, records) {
       used.add(id);
       const e = Object.hasOwn(entries, id) ? entries[id] : undefined;
-      if (!isObject(e) || e.key !== keyOf(records)) return null;
+      if (!isObject(e) || !sameKey(e.key, records)) return null;
       const got = parseFinalDoc(e.row, id);
       return 'row' in got ? got.row : null;
     },

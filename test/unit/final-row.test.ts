@@ -35,6 +35,25 @@ describe('final.json is validated field by field', () => {
     expect(parseFinal(final({}), ID)).toEqual({ row: GOOD });
   });
 
+  test('a row in the order overnight writes it is read as it is, and checked as closely', () => {
+    const got = parseFinal(final({}), ID);
+    const row = 'row' in got ? got.row : null;
+    // Written back (as the status cache does), it comes back as the same row.
+    expect(parseFinal(JSON.stringify(row), ID)).toEqual({ row: GOOD });
+    const without = (key: string) => {
+      const copy: Record<string, unknown> = { ...row };
+      delete copy[key];
+      return JSON.stringify(copy);
+    };
+    expect(parseFinal(without('state'), ID)).toEqual({ bad: 'has no state' });
+    expect(parseFinal(without('reason'), ID)).toEqual({ bad: 'has no reason' });
+    expect(parseFinal(without('tokens'), ID)).toMatchObject({ row: { tokens: { input: 0, output: 0 } } });
+    expect(parseFinal(JSON.stringify({ ...row, findings: '3' }), ID)).toEqual({
+      bad: 'has an invalid findings',
+    });
+    expect(parseFinal(JSON.stringify({ ...row, id: 'other' }), ID)).toMatchObject({ bad: /another run/ });
+  });
+
   test('unknown fields are dropped', () => {
     const got = parseFinal(final({ evil: '<script>' }), ID);
     expect('row' in got && 'evil' in got.row).toBe(false);

@@ -76,17 +76,26 @@ describe('the row cache', () => {
 
   test('a tampered or foreign file is no cache, and a bad row is a miss', () => {
     const st = settle();
-    const key = `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
-    for (const text of ['not json', '[]', '{"version":2,"entries":{}}', '{"version":1,"entries":[]}']) {
+    const key = [st.ino, st.mtimeMs, st.ctimeMs];
+    const file = (entries: unknown, version = 2) => JSON.stringify({ version, entries });
+    writeFileSync(cacheFile(), file({ [ID]: { key, row: row() } }));
+    expect(loadRowCache(root).get(ID, st)).toEqual(row());
+    for (const text of [
+      'not json',
+      '[]',
+      file({}),
+      file([]),
+      // the earlier format, keyed by text
+      file({ [ID]: { key: `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`, row: row() } }, 1),
+      file({ [ID]: { key: key.join(':'), row: row() } }),
+      file({ [ID]: { key: [st.ino, st.mtimeMs], row: row() } }),
+      file({ [ID]: { key: [st.ino, st.mtimeMs + 1, st.ctimeMs], row: row() } }),
+      file({ [ID]: { key, row: { ...SUMMARY, restarts: -1 } } }),
+      file({ [ID]: { key, row: { ...row(), id: 'someone-else' } } }),
+    ]) {
       writeFileSync(cacheFile(), text);
-      expect(loadRowCache(root).get(ID, st)).toBeNull();
+      expect(loadRowCache(root).get(ID, st), text).toBeNull();
     }
-    const bad = { ...SUMMARY, restarts: -1 };
-    writeFileSync(cacheFile(), JSON.stringify({ version: 1, entries: { [ID]: { key, row: bad } } }));
-    expect(loadRowCache(root).get(ID, st)).toBeNull();
-    const other = { ...row(), id: 'someone-else' };
-    writeFileSync(cacheFile(), JSON.stringify({ version: 1, entries: { [ID]: { key, row: other } } }));
-    expect(loadRowCache(root).get(ID, st)).toBeNull();
   });
 });
 

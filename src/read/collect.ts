@@ -15,7 +15,7 @@ import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
 import type { ReadContext } from './context.js';
-import { parseFinal } from './final-row.js';
+import { parseFinal, type FinalRow } from './final-row.js';
 import { withNotifyWarnings } from './notify-warnings.js';
 import { observeRun } from './observe.js';
 import { CACHE_MIN_RUNS, loadRowCache, type RowCache } from './row-cache.js';
@@ -32,8 +32,10 @@ export async function collectRows(ids: readonly string[], ctx: ReadContext): Pro
   // Many finished runs: their rows from one cache file, not from a summary each.
   const cache = ids.length >= CACHE_MIN_RUNS ? loadRowCache(ctx.root) : null;
   for (const id of ids) {
-    const got = await rowFor(id, ctx, cache);
-    if (got) seen.push({ id, ...got });
+    // A finished run's row is read without a turn of the event loop: status reads a thousand.
+    const got = rowFor(id, ctx, cache);
+    const row = got instanceof Promise ? await got : got;
+    if (row) seen.push({ id, row: row.row, ...(row.unsettled ? { unsettled: true } : {}) });
   }
   if (!ctx.dryRun) cache?.save();
   // A pass starting a session right now looks like a lost agent: look again, with the backend asked
@@ -62,12 +64,10 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
   return rest;
 }
 
+type Got = { row: StatusRow; unsettled?: boolean } | null;
+
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
-async function rowFor(
-  id: string,
-  ctx: ReadContext,
-  cache: RowCache | null,
-): Promise<{ row: StatusRow; unsettled?: boolean } | null> {
+function rowFor(id: string, ctx: ReadContext, cache: RowCache | null): Got | Promise<Got> {
   const paths = runPaths(ctx.root, id);
   // Nothing another user could have planted is believed: the row says what is wrong and the fix.
   const { problem: unsafe, records } = runDirCheck(paths);
@@ -76,24 +76,29 @@ async function rowFor(
   const cached = cache && records ? cache.get(id, records) : null;
   const final = cached ? { row: cached } : hasSentinel(paths) ? readFinal(id, paths) : null;
   if (cache && records && final && !cached && 'row' in final) cache.put(id, records, final.row);
-  if (final && 'bad' in final) {
-    // A summary that cannot be trusted is shown as what it is: a broken file, named by its path.
-    const problem = `broken file ${paths.final}: it ${final.bad}; remove it to read the run afresh`;
-    return { row: brokenRow(id, paths, await bestEffortState(paths), problem, restartsOf(paths), false) };
-  }
+  if (final && 'bad' in final) return brokenFinal(id, paths, final.bad);
   if (final) {
     // The user may still answer questions (or add findings): count again only if those changed.
     // Where the run is now: an archived run's summary was written before it moved.
-    // One copy of the row (its own object, set in place: its keys keep their order).
-    const { countsStamp: stamp, ...row } = final.row;
-    row.workspace = paths.workspace;
-    if (stamp !== undefined && stamp === countsStamp(paths)) return { row };
+    // One copy of the row, its keys in their order (the stamp left undefined: JSON leaves it out).
+    const stamp = final.row.countsStamp;
+    const row: FinalRow = { ...final.row, workspace: paths.workspace, countsStamp: undefined };
+    const stampNow = countsStamp(paths);
+    if (stamp !== undefined && stamp === stampNow) return { row };
     row.findings = countFindings(paths.findings);
     row.questions = countQuestions(paths);
+    // Kept counted, with the stamp of what was counted: the next status counts only what changes.
+    if (cache && records) cache.put(id, records, { ...row, countsStamp: stampNow });
     return { row };
   }
   if (!exists(paths.workspace)) return null;
   return liveRow(id, paths, ctx);
+}
+
+async function brokenFinal(id: string, paths: RunPaths, bad: string): Promise<Got> {
+  // A summary that cannot be trusted is shown as what it is: a broken file, named by its path.
+  const problem = `broken file ${paths.final}: it ${bad}; remove it to read the run afresh`;
+  return { row: brokenRow(id, paths, await bestEffortState(paths), problem, restartsOf(paths), false) };
 }
 
 async function liveRow(

@@ -158,8 +158,8 @@ const REQUIRED_COUNT = ORDER.filter((f) => f.required).length;
 
 /**
  * Whether `doc` is a row as overnight writes one: known keys only, in the row's order, each valid,
- * the required fields and the defaults all there. One walk of the order beside the keys, no lookup by name: status
- * checks a thousand cached rows, cold.
+ * the required fields and the defaults all there. One walk of the order beside the keys, no
+ * lookup by name: status checks a thousand cached rows, cold.
  */
 function inRowForm(doc: Record<string, unknown>): boolean {
   const keys = Object.keys(doc);

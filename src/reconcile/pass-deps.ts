@@ -51,7 +51,11 @@ export const REAL_PASS_DEPS: PassDeps = {
     lock: tryLock,
     requested: (root) => exists(rootPaths(root).passRequested),
     request: (root, at) => writeFileAtomic(rootPaths(root).passRequested, `${at.toISOString()}\n`),
-    clearRequest: (root) => rmSync(rootPaths(root).passRequested, { force: true }),
+    // Looked for first: rmSync of a missing file costs an exception, and every round clears.
+    clearRequest: (root) => {
+      const path = rootPaths(root).passRequested;
+      if (exists(path)) rmSync(path, { force: true });
+    },
     requestRun: (root, id) => requestRun(rootPaths(root).runRequests, id),
     servedFirst: (root, queue, live) => servedFirst(rootPaths(root).runRequests, queue, live),
   },

@@ -122,6 +122,7 @@ export function renderTable({ timing, wrapper, tmuxServer, live, finished, reps,
   const goals = [
     ['reconcile', 'overnight reconcile', 1.5],
     ['status', 'overnight status --json', 2.0],
+    ['dashboard', 'overnight status', 2.0],
   ];
   for (const [name, label, goal] of goals) {
     const t = timing[name];

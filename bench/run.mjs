@@ -155,6 +155,8 @@ async function standard() {
     { name: 'baseline', argv: [node, '-e', '0'] },
     { name: 'reconcile', argv: [node, CLI, 'reconcile'] },
     { name: 'status', argv: [node, CLI, 'status', '--json'] },
+    // The morning dashboard: every live run and the finished ones of its window (none here).
+    { name: 'dashboard', argv: [node, CLI, 'status'] },
   ];
   const notes = new Set();
   const cut = [];
@@ -266,7 +268,7 @@ function measureMemory(live) {
 function extraLines(timing, loadBefore, loadAfter) {
   const lines = [];
   const base = timing.baseline.median;
-  for (const name of ['reconcile', 'status']) {
+  for (const name of ['reconcile', 'status', 'dashboard']) {
     lines.push(
       `${name}: ${(timing[name].median - base).toFixed(1)} ms beyond a bare Node start (median); min ${timing[name].min.toFixed(1)} ms, max ${timing[name].max.toFixed(1)} ms`,
     );

@@ -1,7 +1,7 @@
 'use strict';
 
-// Loads the bundle: each chunk of dist/ (a CommonJS function body, see scripts/build.mjs) is read,
-// compiled with vm.Script and run, once, when first required. V8's code cache of the chunks (their
+// Loads the bundle: each chunk of dist/ (a CommonJS function expression, see scripts/build.mjs)
+// is read, compiled with vm.Script and run, once, when first required. V8's code cache of the chunks (their
 // bytecode, with every function the commands ran) is kept in one file per build and Node version:
 // beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache folder.
 // A cache is used only for the build and Node it was made by (and V8 rejects it otherwise too);
@@ -11,9 +11,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
-
-const HEAD =
-  '(function (exports, require, module, __filename, __dirname, __import, __importMeta) {"use strict";';
 
 /** What a command is called for the cache's list: `status`, `reconcile`; never a user's argument. */
 function commandOf(argv) {
@@ -119,7 +116,8 @@ function start(dist, entry) {
     if (loaded) return loaded.exports;
     const file = path.join(dist, chunk);
     const cachedData = cache ? cache.blobs.get(chunk) : undefined;
-    const script = new vm.Script(HEAD + fs.readFileSync(file, 'utf8') + '\n})', {
+    // A function expression of (exports, require, module, __filename, __dirname, __import, __importMeta).
+    const script = new vm.Script(fs.readFileSync(file, 'utf8'), {
       filename: file,
       cachedData,
     });

@@ -1,8 +1,8 @@
 // Bundles the CLI into dist/: a few chunks load much faster than a tree of modules (startup is
 // most of a reconcile pass). Heavy modules loaded with import() become separate chunks.
 //
-// The chunks are then turned into CommonJS function bodies that bin/overnight.js compiles itself
-// with vm.Script: Node 20's ES module loader costs more than the code it loads (an async job per
+// The chunks are then turned into CommonJS function expressions that bin/overnight.js compiles
+// itself with vm.Script (written whole, so the loader makes no second copy of each source): Node 20's ES module loader costs more than the code it loads (an async job per
 // chunk, fs/promises to read them), and only a script can be given V8's code cache. See
 // bin/load.cjs. Each chunk keeps its name; import() of a chunk becomes __import(), resolved by
 // that loader, and import.meta.url becomes the chunk's own file URL (made when first read).
@@ -13,6 +13,10 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { build, transform } from 'esbuild';
+
+/** Each chunk, a function of what bin/load.js passes it, in this order. */
+const HEAD =
+  '(function (exports, require, module, __filename, __dirname, __import, __importMeta) {"use strict";';
 
 const next = `dist.next-${process.pid}`;
 const old = `dist.old-${process.pid}`;
@@ -51,7 +55,7 @@ for (const file of outputFiles.sort((a, b) => a.path.localeCompare(b.path))) {
     throw new Error(
       `${name}: an import() the loader cannot resolve: ${body.slice(left.index, left.index + 80)}`,
     );
-  writeFileSync(join(next, name), body);
+  writeFileSync(join(next, name), `${HEAD}${body}\n})`);
   hash.update(name).update('\0').update(body).update('\0');
 }
 // What the code cache is keyed on: a cache made for another build is never used.

@@ -2,6 +2,7 @@ import { readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 
+import { lockFs } from './lock-fs.js';
 import { clearOwner, readOwner, writeOwner } from './lock-owner.js';
 import { startTimeOf } from './processes.js';
 
@@ -43,6 +44,7 @@ async function takeLock(
     try {
       const release = await lockfile.lock(lockPath, {
         lockfilePath: lockPath,
+        fs: lockFs,
         realpath: false,
         stale: STALE_MS,
         retries: 0,

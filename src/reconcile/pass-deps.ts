@@ -57,7 +57,7 @@ export const REAL_PASS_DEPS: PassDeps = {
       if (exists(path)) rmSync(path, { force: true });
     },
     requestRun: (root, id) => requestRun(rootPaths(root).runRequests, id),
-    servedFirst: (root, queue, live) => servedFirst(rootPaths(root).runRequests, queue, live),
+    servedFirst: servedFirstOnceAsked(),
   },
   runs: {
     live: ensureRunIndex,
@@ -73,3 +73,18 @@ export const REAL_PASS_DEPS: PassDeps = {
   hooks: passHooks,
   clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
 };
+
+/**
+ * The runs' requests are listed at a round's first look, and after that only while a pass request
+ * is there: a run asks (requestRun) only just before it asks for a pass (acquire), so a round
+ * over healthy runs lists that directory once, not once a run.
+ */
+export function servedFirstOnceAsked(): PassDeps['root']['servedFirst'] {
+  const looked = new WeakSet<string[]>();
+  return (root, queue, live) => {
+    const paths = rootPaths(root);
+    if (looked.has(queue) && !exists(paths.passRequested)) return;
+    looked.add(queue);
+    servedFirst(paths.runRequests, queue, live);
+  };
+}

@@ -1,48 +1,56 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
-import { requestRun, servedFirst } from '../../src/reconcile/run-requests.js';
+import { rootPaths } from '../../src/core/run/paths.js';
+import { servedFirstOnceAsked } from '../../src/reconcile/pass-deps.js';
 
-const A = '2026-11-26-0101-a';
-const B = '2026-11-26-0102-b';
-const C = '2026-11-26-0103-c';
-let dir: string;
+// The runs that asked for a pass go first: their requests are listed at a round's first look, and
+// again only once a pass request comes (a run asks just before it asks for a pass).
+
+const A = '2026-11-21-2315-a';
+const B = '2026-11-21-2315-b';
+const C = '2026-11-21-2315-c';
+
+let root: string;
+const ask = (id: string) => {
+  mkdirSync(rootPaths(root).runRequests, { recursive: true });
+  writeFileSync(join(rootPaths(root).runRequests, id), '');
+};
+const asked = (id: string) => existsSync(join(rootPaths(root).runRequests, id));
 
 beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), 'ovr-')), '.pass-requests');
+  root = mkdtempSync(join(tmpdir(), 'run-requests-'));
 });
-afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('runs that ask for a pass while another holds the lock', () => {
-  it('are served before the rest of the round, and their requests taken', () => {
-    requestRun(dir, C);
+describe('runs served first', () => {
+  test('listed at the round’s first look, then only while a pass request is there', () => {
+    const served = servedFirstOnceAsked();
+    const live = [A, B, C];
+    ask(B);
     const queue = [A, B, C];
-    servedFirst(dir, queue, [A, B, C]);
-    expect(queue).toEqual([C, A, B]);
-    expect(readdirSync(dir)).toEqual([]);
-  });
+    served(root, queue, live);
+    expect(queue).toEqual([B, A, C]);
+    expect(asked(B)).toBe(false);
 
-  it('a run already served this round keeps its request for the next round', () => {
-    requestRun(dir, A);
-    const queue = [B, C];
-    servedFirst(dir, queue, [A, B, C]);
-    expect(queue).toEqual([B, C]);
-    expect(readdirSync(dir)).toEqual([A]);
-  });
+    queue.shift();
+    ask(C);
+    served(root, queue, live);
+    expect(queue).toEqual([A, C]);
+    expect(asked(C)).toBe(true);
 
-  it('a request for no live run is dropped; a name that is no run id is never written', () => {
-    requestRun(dir, A);
-    requestRun(dir, '../escape');
-    servedFirst(dir, [B], [B]);
-    expect(readdirSync(dir)).toEqual([]);
-    expect(existsSync(join(dir, '..', 'escape'))).toBe(false);
-  });
+    writeFileSync(rootPaths(root).passRequested, '');
+    served(root, queue, live);
+    expect(queue).toEqual([C, A]);
+    expect(asked(C)).toBe(false);
 
-  it('no requests: the round keeps its order', () => {
-    const queue = [A, B];
-    servedFirst(dir, queue, [A, B]);
-    expect(queue).toEqual([A, B]);
+    // The next round looks again, pass request or not.
+    rmSync(rootPaths(root).passRequested);
+    ask(A);
+    const next = [B, A];
+    served(root, next, live);
+    expect(next).toEqual([A, B]);
   });
 });

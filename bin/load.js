@@ -1,11 +1,13 @@
 'use strict';
 
 // Loads the bundle: each chunk of dist/ (a CommonJS function expression, see scripts/build.mjs)
-// is read, compiled with vm.Script and run, once, when first required. V8's code cache of the chunks (their
-// bytecode, with every function the commands ran) is kept in one file per build and Node version:
-// beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache folder.
-// A cache is used only for the build and Node it was made by (and V8 rejects it otherwise too);
-// it is rewritten, atomically, when a chunk was missing from it or a command not seen yet ran.
+// is read, compiled with vm.Script and run, once, when first required. V8's code cache of the
+// chunks (their bytecode, with every function the commands ran) is kept per build and Node
+// version, in a file of its own for a pass and for status (run every few minutes, and every
+// morning) and one for every other command, so that a command reads and deserializes only what
+// it runs: beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache
+// folder. A cache is used only for the build and Node it was made by (and V8 rejects it otherwise
+// too); it is rewritten, atomically, when a chunk was missing from it or a command not seen yet ran.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,6 +19,9 @@ function commandOf(argv) {
   const first = argv.find((a) => !a.startsWith('-'));
   return first && /^[a-z]{2,20}$/.test(first) ? first : '-';
 }
+
+/** Commands with a cache of their own; the others share one. */
+const OWN_CACHE = new Set(['reconcile', 'status']);
 
 function readJson(file) {
   try {
@@ -94,19 +99,22 @@ function writeCache(file, key, commands, blobs) {
 /** Runs the bundle from its entry chunk. */
 function start(dist, entry) {
   const build = readJson(path.join(dist, 'build.json'));
-  const key = build && typeof build.id === 'string' ? `${build.id} ${process.version} ${process.arch}` : null;
-  const name = `code-cache-${process.version}-${process.arch}.bin`;
+  const command = commandOf(process.argv.slice(2));
+  const group = OWN_CACHE.has(command) ? command : 'other';
+  const version = `${process.version}-${process.arch}`;
+  const key = build && typeof build.id === 'string' ? `${build.id} ${group} ${version}` : null;
+  const name = `code-cache-${group}-${version}.bin`;
+  const userName = () => `code-cache-${build.id}-${group}-${version}.bin`;
   let cache = null;
   let userFile = null;
   if (key) {
     cache = readCache(path.join(dist, name), key, false);
     if (!cache) {
       const dir = userCacheDir(false);
-      userFile = dir ? path.join(dir, `code-cache-${build.id}-${process.version}-${process.arch}.bin`) : null;
+      userFile = dir ? path.join(dir, userName()) : null;
       cache = userFile ? readCache(userFile, key, true) : null;
     }
   }
-  const command = commandOf(process.argv.slice(2));
   let stale = !cache || !cache.commands.includes(command);
 
   const modules = new Map();
@@ -155,13 +163,12 @@ function start(dist, entry) {
       if (writeCache(path.join(dist, name), key, commands, blobs)) return;
       const dir = userCacheDir(true);
       if (!dir) return;
-      const file =
-        userFile ?? path.join(dir, `code-cache-${build.id}-${process.version}-${process.arch}.bin`);
+      const file = userFile ?? path.join(dir, userName());
       if (!writeCache(file, key, commands, blobs)) return;
-      // Caches of earlier builds are of no use: one per build and Node version is kept.
+      // Caches of earlier builds are of no use: this build's for this Node version are kept.
+      const mine = (f) => f.startsWith(`code-cache-${build.id}-`) && f.endsWith(`-${version}.bin`);
       for (const old of fs.readdirSync(dir))
-        if (old.startsWith('code-cache-') && old !== path.basename(file))
-          fs.rmSync(path.join(dir, old), { force: true });
+        if (old.startsWith('code-cache-') && !mine(old)) fs.rmSync(path.join(dir, old), { force: true });
     };
   }
   load(entry);

@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+
+// bin/load.js on a small bundle of its own: V8's code cache is kept per build and Node version, a
+// file for a pass, one for status and one for every other command, in dist/ or, where it cannot be
+// written there, in the user's private cache folder; a cache that is not one is never a failure.
+
+const LOADER = join(import.meta.dirname, '..', '..', 'bin', 'load.js');
+const HEAD =
+  '(function (exports, require, module, __filename, __dirname, __import, __importMeta) {"use strict";';
+const chunk = (body: string) => `${HEAD}${body}\n})`;
+const VERSION = `${process.version}-${process.arch}`;
+
+let dir: string;
+let dist: string;
+let home: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'code-cache-'));
+  dist = join(dir, 'dist');
+  home = join(dir, 'home');
+  mkdirSync(dist);
+  mkdirSync(home);
+  writeFileSync(join(dist, 'build.json'), JSON.stringify({ id: 'b1d' }) + '\n');
+  writeFileSync(
+    join(dist, 'main.js'),
+    chunk('const { say } = require("./say.js"); say(process.argv[2] ?? "-");'),
+  );
+  writeFileSync(join(dist, 'say.js'), chunk('exports.say = (w) => process.stdout.write(`ran ${w}\\n`);'));
+  // As bin/overnight.js starts the real bundle.
+  writeFileSync(
+    join(dir, 'cli.js'),
+    `require(${JSON.stringify(LOADER)}).start(${JSON.stringify(dist)}, 'main.js');`,
+  );
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]): string {
+  return execFileSync(process.execPath, [join(dir, 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, '.cache') },
+  });
+}
+const caches = (at: string) =>
+  readdirSync(at)
+    .filter((f) => f.startsWith('code-cache-'))
+    .sort();
+
+describe('the code cache', () => {
+  test('a file for a pass, one for status, one for the rest; each command still runs', () => {
+    expect(run('reconcile')).toBe('ran reconcile\n');
+    expect(run('status')).toBe('ran status\n');
+    expect(run('launch')).toBe('ran launch\n');
+    expect(run('stop')).toBe('ran stop\n');
+    expect(caches(dist)).toEqual([
+      `code-cache-other-${VERSION}.bin`,
+      `code-cache-reconcile-${VERSION}.bin`,
+      `code-cache-status-${VERSION}.bin`,
+    ]);
+    // Used as it is: a command it has seen rewrites nothing.
+    const made = statSync(join(dist, `code-cache-reconcile-${VERSION}.bin`)).mtimeMs;
+    expect(run('reconcile')).toBe('ran reconcile\n');
+    expect(statSync(join(dist, `code-cache-reconcile-${VERSION}.bin`)).mtimeMs).toBe(made);
+  });
+
+  test('a cache that is not one (garbage, another build) is never a failure, and is made again', () => {
+    const file = join(dist, `code-cache-reconcile-${VERSION}.bin`);
+    writeFileSync(file, 'garbage\nmore');
+    expect(run('reconcile')).toBe('ran reconcile\n');
+    expect(statSync(file).size).toBeGreaterThan(100);
+    writeFileSync(join(dist, 'build.json'), JSON.stringify({ id: 'other' }) + '\n');
+    expect(run('reconcile')).toBe('ran reconcile\n');
+  });
+
+  test('where dist/ cannot take it, in the user’s private cache folder, earlier builds’ removed', () => {
+    // A directory where the file would go: no rename replaces it, whoever runs this.
+    mkdirSync(join(dist, `code-cache-reconcile-${VERSION}.bin`));
+    const own = join(home, '.cache', 'overnight');
+    mkdirSync(own, { recursive: true, mode: 0o700 });
+    writeFileSync(join(own, `code-cache-old-reconcile-${VERSION}.bin`), 'x');
+    expect(run('reconcile')).toBe('ran reconcile\n');
+    expect(caches(own)).toEqual([`code-cache-b1d-reconcile-${VERSION}.bin`]);
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    expect(run('reconcile')).toBe('ran reconcile\n');
+  });
+});

@@ -30,6 +30,7 @@ async function until(check, ms) {
 /**
  * The agent's command line: a resume names the conversation with --resume. The pid is recorded
  * by the wrapper's shell just before it execs the agent: its command line is read once it has.
+ * Null when it cannot be told (the process already gone, or still the shell after 2 s).
  */
 async function resumed(pid) {
   const deadline = Date.now() + 2000;
@@ -38,9 +39,11 @@ async function resumed(pid) {
     try {
       args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     } catch {
-      return false;
+      return null;
     }
-    if (!args.includes('--exec-agent') || Date.now() > deadline) return args.includes('--resume');
+    if (args.length <= 1) return null; // a zombie: its command line is gone
+    if (!args.includes('--exec-agent')) return args.includes('--resume');
+    if (Date.now() > deadline) return null;
     await sleep(5);
   }
 }
@@ -67,6 +70,7 @@ export async function measureRecovery(sb, trials, agentPids) {
   let agent = await until(() => currentAgent(sb.runs, id), 30_000);
   const times = [];
   let fresh = 0;
+  let untold = 0;
   for (let i = 0; i < trials; i++) {
     await sleep(HEALTHY_AFTER_S * 1000 + 500);
     const before = agent;
@@ -78,9 +82,11 @@ export async function measureRecovery(sb, trials, agentPids) {
     }, 30_000);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     agentPids.push(agent.pid);
-    if (!(await resumed(agent.pid))) fresh++;
+    const how = await resumed(agent.pid);
+    if (how === false) fresh++;
+    if (how === null) untold++;
   }
   const restarts = readFileSync(join(sb.runs, '.overnight', id, 'restart.log'), 'utf8');
   const modes = restarts.split('\n').filter((l) => l.split('\t')[1] === 'resume').length;
-  return { id, ...stats(times), fresh, resumes: modes };
+  return { id, ...stats(times), fresh, untold, resumes: modes };
 }

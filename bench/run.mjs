@@ -205,6 +205,11 @@ async function standard() {
       `crash → agent running again (kill -9, no scheduler, --resume with its transcript)   median ${(r.median / 1000).toFixed(2)} s, p90 ${(r.p90 / 1000).toFixed(2)} s over ${CRASHES} trials   goal ≤ 3 s  ${ok}`,
     );
     if (r.fresh > 0) notes.add(`${r.fresh} of ${CRASHES} restarts were not a --resume (a fresh session)`);
+    if (r.untold > 0)
+      notes.add(
+        `${r.untold} of ${CRASHES} restarted agents were gone before their command line was read; ` +
+          `restart.log records ${r.resumes} resumes`,
+      );
   }
   t = Date.now();
   const reboot = await measureReboot(sb, agentPids);

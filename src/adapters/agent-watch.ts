@@ -49,5 +49,5 @@ export function watchAgent(
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
   const key = `agent:${agent.pid}:${agent.startTime.replace(/\s+/g, '_')}`;
-  return armShell(paths.agentWatch, key, watchArgs(agent, selfCommand(), paths.state), paths, env);
+  return armShell(paths.agentWatch, key, () => watchArgs(agent, selfCommand(), paths.state), paths, env);
 }

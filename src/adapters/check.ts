@@ -31,7 +31,8 @@ import { readTail } from './store.js';
 // through a small sh wrapper (src/wrapper/check.sh), observed like a session from its records, and
 // killed as a whole at verify_timeout. Separate from the agent's sessions: no tmux, no backend.
 
-export const CHECK_WRAPPER = fileURLToPath(new URL('../src/wrapper/check.sh', import.meta.url));
+/** The check's wrapper in this install, made when a check starts (a pass observes, rarely starts). */
+const checkWrapper = () => fileURLToPath(new URL('../src/wrapper/check.sh', import.meta.url));
 
 /** Output read back for counts and messages. */
 const PARSE_BYTES = 1024 * 1024;
@@ -63,7 +64,7 @@ export async function startCheck(
   writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries }));
   const { node, cli } = selfCommand();
   const argv = [
-    CHECK_WRAPPER,
+    checkWrapper(),
     paths.state,
     step,
     agentCwd(spec, paths),

@@ -5,15 +5,18 @@ import { resolveExecutable } from './which.js';
 // What overnight executes of itself: the node and the CLI of the install running now, never paths
 // read back from a file (a run's records name them only for people to read).
 
-/** bin/overnight.js of this install: dist/ and bin/ are siblings in the package. */
-export const CLI_PATH = fileURLToPath(new URL('../bin/overnight.js', import.meta.url));
+// Paths beside this install, made when first asked for: a steady pass needs none of them.
+const besideInstall = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+let cli: string | undefined;
 
-export function selfCommand(): { node: string; cli: string } {
-  return { node: process.execPath, cli: CLI_PATH };
+/** bin/overnight.js of this install: dist/ and bin/ are siblings in the package. */
+export function cliPath(): string {
+  return (cli ??= besideInstall('../bin/overnight.js'));
 }
 
-/** The Claude Code CLI pinned in this install's own dependencies (present in a clone or a link). */
-const PINNED_CLAUDE = fileURLToPath(new URL('../node_modules/.bin/claude', import.meta.url));
+export function selfCommand(): { node: string; cli: string } {
+  return { node: process.execPath, cli: cliPath() };
+}
 
 /**
  * The agent binary: the configured command as found on PATH, else, for the default `claude`, the
@@ -22,5 +25,6 @@ const PINNED_CLAUDE = fileURLToPath(new URL('../node_modules/.bin/claude', impor
 export function resolveClaude(command: string, path?: string): string | null {
   const found = resolveExecutable(command, path);
   if (found || command !== 'claude') return found;
-  return resolveExecutable(PINNED_CLAUDE);
+  // The Claude Code CLI pinned in this install's own dependencies (present in a clone or a link).
+  return resolveExecutable(besideInstall('../node_modules/.bin/claude'));
 }

@@ -91,17 +91,24 @@ function armTimer(
   now: Date,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
-  return armShell(file, until.toISOString(), timerArgs(until, now, selfCommand(), paths.state), paths, env);
+  return armShell(
+    file,
+    until.toISOString(),
+    () => timerArgs(until, now, selfCommand(), paths.state),
+    paths,
+    env,
+  );
 }
 
 /**
- * Starts `/bin/sh <args>` detached, a pass to be, recorded in `file` under `key` (the time it
- * wakes at, or what it watches): armed once per key, while that shell lives.
+ * Starts `/bin/sh <args()>` detached, a pass to be, recorded in `file` under `key` (the time it
+ * wakes at, or what it watches): armed once per key, while that shell lives. Its arguments are
+ * made only when it is started: every pass looks at every run's timer.
  */
 export async function armShell(
   file: string,
   key: string,
-  args: string[],
+  args: () => string[],
   paths: RunPaths,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
@@ -112,7 +119,7 @@ export async function armShell(
   const root = dirname(paths.workspace);
   const { execa } = await import('execa');
   const log = join(root, 'reconcile.log');
-  const timer = execa('/bin/sh', args, {
+  const timer = execa('/bin/sh', args(), {
     detached: true,
     cleanup: false,
     cwd: root,

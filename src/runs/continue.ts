@@ -23,7 +23,7 @@ import { passHooks } from '../reconcile/hooks.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
 import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
-import { agentTools, CLI_PATH, endTime } from './launch.js';
+import { agentTools, cliPath, endTime } from './launch.js';
 
 // `continue`: the night after a finished run, a run of its own that starts from what the earlier
 // one left (copies of its findings, its questions with the person's answers, its report) and, when
@@ -103,7 +103,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       limits,
       continues: from.id,
       backend,
-      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
+      paths: { claude, tmux, node: process.execPath, cli: cliPath(), tmuxSocket: overnightSocket(io.env) },
     };
     const c: Continuation = {
       from: from.id,

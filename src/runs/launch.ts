@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 import { loadSettings } from '../adapters/config-file.js';
-import { CLI_PATH, resolveClaude } from '../adapters/install.js';
+import { cliPath, resolveClaude } from '../adapters/install.js';
 import { waitLock } from '../adapters/lock.js';
 import { usableRunsRoot } from '../adapters/runs-root.js';
 import { overnightSocket } from '../adapters/tmux-socket.js';
@@ -61,7 +61,7 @@ export interface Launch {
   warnings: string[];
 }
 
-export { CLI_PATH };
+export { cliPath };
 
 export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   if (req.duration !== undefined && req.until !== undefined)
@@ -158,7 +158,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
             },
           }
         : {}),
-      paths: { claude, tmux, node: process.execPath, cli: CLI_PATH, tmuxSocket: overnightSocket(io.env) },
+      paths: { claude, tmux, node: process.execPath, cli: cliPath(), tmuxSocket: overnightSocket(io.env) },
     };
     await createRun(root, spec, io, settings);
   } finally {

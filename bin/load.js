@@ -7,7 +7,8 @@
 // morning) and one for every other command, so that a command reads and deserializes only what
 // it runs: beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache
 // folder. A cache is used only for the build and Node it was made by (and V8 rejects it otherwise
-// too); it is rewritten, atomically, when a chunk was missing from it or a command not seen yet ran.
+// too); it is rewritten, atomically, when a chunk was missing from it (or, for the shared file, a
+// command not seen yet ran).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -129,8 +130,9 @@ function start(dist, entry) {
       filename: file,
       cachedData,
     });
-    if (!cachedData || script.cachedDataRejected) stale = true;
-    scripts.set(chunk, script);
+    const used = cachedData !== undefined && !script.cachedDataRejected;
+    if (!used) stale = true;
+    scripts.set(chunk, { script, used });
     const module = { exports: {} };
     modules.set(chunk, module);
     const req = (spec) => (spec.startsWith('./') ? load(spec.slice(2)) : require(spec));
@@ -157,8 +159,12 @@ function start(dist, entry) {
     const saveCache = () => {
       if (!stale) return;
       // Every function run so far is in a script's cache now; chunks not loaded keep their old one.
+      // A pass's or status's file keeps the blobs it has: made by a first run, they are not made
+      // to hold every function any later one ran (a pass that acted, say), which every steady
+      // pass would deserialize. The other commands' shared file takes each one's functions in.
       const blobs = new Map(cache ? cache.blobs : []);
-      for (const [chunk, script] of scripts) blobs.set(chunk, script.createCachedData());
+      for (const [chunk, { script, used }] of scripts)
+        if (!used || group === 'other') blobs.set(chunk, script.createCachedData());
       const commands = [...new Set([...(cache ? cache.commands : []), command])];
       if (writeCache(path.join(dist, name), key, commands, blobs)) return;
       const dir = userCacheDir(true);

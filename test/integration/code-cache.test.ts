@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -27,8 +27,13 @@ beforeEach(() => {
   writeFileSync(join(dist, 'build.json'), JSON.stringify({ id: 'b1d' }) + '\n');
   writeFileSync(
     join(dist, 'main.js'),
-    chunk('const { say } = require("./say.js"); say(process.argv[2] ?? "-");'),
+    chunk(
+      'const { say } = require("./say.js"); const w = process.argv[2] ?? "-";' +
+        'function more() { return require("./more.js").more(w); }' +
+        'say(process.argv[3] === "more" ? more() : w);',
+    ),
   );
+  writeFileSync(join(dist, 'more.js'), chunk('exports.more = (w) => `${w} and more`;'));
   writeFileSync(join(dist, 'say.js'), chunk('exports.say = (w) => process.stdout.write(`ran ${w}\\n`);'));
   // As bin/overnight.js starts the real bundle.
   writeFileSync(
@@ -64,6 +69,24 @@ describe('the code cache', () => {
     const made = statSync(join(dist, `code-cache-reconcile-${VERSION}.bin`)).mtimeMs;
     expect(run('reconcile')).toBe('ran reconcile\n');
     expect(statSync(join(dist, `code-cache-reconcile-${VERSION}.bin`)).mtimeMs).toBe(made);
+  });
+
+  test('a pass’s file is not grown by a later pass that ran more: only a new chunk is added', () => {
+    const file = join(dist, `code-cache-reconcile-${VERSION}.bin`);
+    const blobs = () =>
+      Object.fromEntries(
+        (JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string) as { chunks: [string, number][] })
+          .chunks,
+      );
+    expect(run('reconcile')).toBe('ran reconcile\n');
+    const first = blobs();
+    expect(Object.keys(first).sort()).toEqual(['main.js', 'say.js']);
+    expect(run('reconcile', 'more')).toBe('ran reconcile and more\n');
+    const second = blobs();
+    expect(second).toEqual({ ...first, 'more.js': second['more.js'] });
+    // The shared file takes each run's functions in.
+    expect(run('launch')).toBe('ran launch\n');
+    expect(run('launch', 'more')).toBe('ran launch and more\n');
   });
 
   test('a cache that is not one (garbage, another build) is never a failure, and is made again', () => {

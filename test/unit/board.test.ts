@@ -9,6 +9,7 @@ import { hangLine, pastEndLine, retryLine } from '../../src/core/status/live.js'
 import { needCode, orderRows, summarize, summaryLine } from '../../src/core/status/needs.js';
 import type { TableRow } from '../../src/core/status/table.js';
 import type { Need } from '../../src/core/supervise/attention.js';
+import { tableRow } from './builders.js';
 
 // The Unicode width tables, as a status whose table needs them has them (fit-widths.test.ts: without).
 beforeAll(loadWidths);
@@ -16,23 +17,7 @@ beforeAll(loadWidths);
 const NOW = new Date('2026-11-22T08:00:00Z');
 const UTC = localTime('UTC');
 
-function row(over: Partial<TableRow> = {}): TableRow {
-  return {
-    id: '2026-11-21-2315-survey-crdt',
-    state: 'running',
-    startedAt: '2026-11-21T23:15:00.000Z',
-    endsAt: '2026-11-22T09:15:00.000Z',
-    restarts: 0,
-    maxRestarts: 5,
-    findings: 3,
-    questions: 1,
-    lastOutputAt: '2026-11-22T07:55:00.000Z',
-    reason: '',
-    task: 'Survey CRDT libraries',
-    report: false,
-    ...over,
-  };
-}
+const row = tableRow;
 
 const board = (rows: TableRow[], over: Partial<BoardOptions> = {}) =>
   formatBoard(rows, NOW, { width: null, colour: false, clock: UTC, ...over });

@@ -6,6 +6,7 @@ import type {
   SessionMode,
   SessionRecord,
 } from '../../src/core/run/types.js';
+import type { TableRow } from '../../src/core/status/table.js';
 import { limitJitter } from '../../src/core/supervise/jitter.js';
 import { legacyCause } from '../../src/core/supervise/legacy-cause.js';
 import type { Limit } from '../../src/core/supervise/limits.js';
@@ -195,4 +196,23 @@ export function afterLimit(resetsAt: Date): Date {
 /** A usage limit that no wait lifts. */
 export function hardLimit(what: string): Limit {
   return { kind: 'hard', what };
+}
+
+/** A row of the status table: a run started at 23:15, running, with its findings and a question. */
+export function tableRow(over: Partial<TableRow> = {}): TableRow {
+  return {
+    id: '2026-11-21-2315-survey-crdt',
+    state: 'running',
+    startedAt: '2026-11-21T23:15:00.000Z',
+    endsAt: '2026-11-22T09:15:00.000Z',
+    restarts: 0,
+    maxRestarts: 5,
+    findings: 3,
+    questions: 1,
+    lastOutputAt: '2026-11-22T07:55:00.000Z',
+    reason: '',
+    task: 'Survey CRDT libraries',
+    report: false,
+    ...over,
+  };
 }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { localTime } from '../../src/core/local-time.js';
 import { formatBoard } from '../../src/core/status/board.js';
 import { loadWidths, truncate, width, withWidths, wrap } from '../../src/core/status/fit.js';
-import type { TableRow } from '../../src/core/status/table.js';
+import { tableRow } from './builders.js';
 
 // Widths without string-width loaded (this file's modules are its own): printable ASCII and the
 // board's symbols are measured as string-width measures them, and any other text makes
@@ -12,20 +12,7 @@ import type { TableRow } from '../../src/core/status/table.js';
 
 const NOW = new Date('2026-11-22T08:00:00Z');
 
-const row = (task: string): TableRow => ({
-  id: '2026-11-21-2315-survey-crdt',
-  state: 'running',
-  startedAt: '2026-11-21T23:15:00.000Z',
-  endsAt: '2026-11-22T09:15:00.000Z',
-  restarts: 0,
-  maxRestarts: 5,
-  findings: 3,
-  questions: 1,
-  lastOutputAt: '2026-11-22T07:55:00.000Z',
-  reason: '',
-  task,
-  report: false,
-});
+const row = (task: string) => tableRow({ task, state: 'running' });
 
 const board = (task: string) => () =>
   formatBoard([row(task)], NOW, { width: 140, colour: false, clock: localTime('UTC') });

@@ -81,11 +81,12 @@ function readCache(file, key, checkOwner) {
     blobs.set(name, data.subarray(at, at + length));
     at += length;
   }
-  return { blobs, commands: head.commands };
+  return { blobs, commands: head.commands, typical: head.typical === true };
 }
 
-function writeCache(file, key, commands, blobs) {
-  const head = JSON.stringify({ key, commands, chunks: [...blobs].map(([name, b]) => [name, b.length]) });
+function writeCache(file, key, commands, blobs, typical) {
+  const chunks = [...blobs].map(([name, b]) => [name, b.length]);
+  const head = JSON.stringify({ key, commands, typical, chunks });
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, Buffer.concat([Buffer.from(head + '\n'), ...blobs.values()]), { mode: 0o644 });
@@ -157,20 +158,35 @@ function start(dist, entry) {
       }
     });
     const saveCache = () => {
-      if (!stale) return;
       // Every function run so far is in a script's cache now; chunks not loaded keep their old one.
-      // A pass's or status's file keeps the blobs it has: made by a first run, they are not made
-      // to hold every function any later one ran (a pass that acted, say), which every steady
-      // pass would deserialize. The other commands' shared file takes each one's functions in.
+      // A pass's or status's file keeps the blobs it has rather than grow to hold every function
+      // any later run compiled (a pass that acted, say), which every steady pass would deserialize.
+      // It is made from a run its command calls typical (a pass over live runs that acted on
+      // none: src/app/code-cache.ts). A blob made by a run that was given one holds the old one's
+      // functions too: such a run drops the blobs of the chunks it loaded, and the next typical
+      // run, compiling them afresh, makes them. The other commands' shared file takes each one's in.
+      const own = group !== 'other';
+      const typical = own && globalThis[Symbol.for('overnight.typicalRun')] === true;
+      const remake = typical && !(cache && cache.typical);
+      if (!stale && !remake) return;
       const blobs = new Map(cache ? cache.blobs : []);
-      for (const [chunk, { script, used }] of scripts)
-        if (!used || group === 'other') blobs.set(chunk, script.createCachedData());
+      let made = cache !== null && cache.typical;
+      if (remake) {
+        // Made from source in this run, or to be, all of them, by the next typical one.
+        made = ![...scripts.values()].some((s) => s.used);
+        for (const [chunk, { script }] of scripts)
+          if (made) blobs.set(chunk, script.createCachedData());
+          else blobs.delete(chunk);
+      } else {
+        for (const [chunk, { script, used }] of scripts)
+          if (!used || !own) blobs.set(chunk, script.createCachedData());
+      }
       const commands = [...new Set([...(cache ? cache.commands : []), command])];
-      if (writeCache(path.join(dist, name), key, commands, blobs)) return;
+      if (writeCache(path.join(dist, name), key, commands, blobs, made)) return;
       const dir = userCacheDir(true);
       if (!dir) return;
       const file = userFile ?? path.join(dir, userName());
-      if (!writeCache(file, key, commands, blobs)) return;
+      if (!writeCache(file, key, commands, blobs, made)) return;
       // Caches of earlier builds are of no use: this build's for this Node version are kept.
       const mine = (f) => f.startsWith(`code-cache-${build.id}-`) && f.endsWith(`-${version}.bin`);
       for (const old of fs.readdirSync(dir))

@@ -1,3 +1,4 @@
+import { markTypicalRun } from '../app/code-cache.js';
 import type { Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { maskSecrets } from '../core/mask.js';
@@ -29,6 +30,9 @@ export async function reconcileCommand(opts: ReconcileOptions, io: Io): Promise<
     },
   });
   if (!result.ran) io.stderr('another reconcile pass is running; it will run again for this request');
+  // A pass over live runs that acted on none is what most passes are: its code is the one to cache.
+  const steady = result.ran && (result.runs ?? 0) > 0 && result.outcomes.every((o) => o.action === 'none');
+  if (steady && !opts.dryRun) markTypicalRun();
   if (opts.json) io.stdout(maskSecrets(safeJson(result.outcomes, 2)));
   return result.outcomes.some((o) => o.action === 'error') ? 1 : 0;
 }

@@ -102,7 +102,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: Pas
     ctx.views = undefined; // the runs as they are now, not as the last round saw them
     await hooks.afterUnlock(ctx, io.now());
   }
-  return { ran: true, outcomes };
+  return { ran: true, outcomes, runs: ids.length };
 
   async function rounds(): Promise<string[]> {
     let ids: string[] = [];

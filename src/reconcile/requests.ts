@@ -1,7 +1,8 @@
 import type { Outcome } from './run.js';
 
 export type PassResult =
-  | { ran: true; outcomes: Outcome[] }
+  /** `runs`: how many live runs the pass looked at. */
+  | { ran: true; outcomes: Outcome[]; runs?: number }
   /** Another pass held the lock; it runs once more for this request before it lets go. */
   | { ran: false; outcomes: [] };
 
@@ -22,7 +23,8 @@ export async function serveRequests(
   for (let n = 0; result.ran && n < MAX_AGAIN && requested(); n++) {
     const next = await once(true);
     if (!next.ran) break;
-    result = { ran: true, outcomes: [...result.outcomes, ...next.outcomes] };
+    const runs = Math.max(result.runs ?? 0, next.runs ?? 0);
+    result = { ran: true, outcomes: [...result.outcomes, ...next.outcomes], runs };
   }
   return result;
 }

@@ -30,6 +30,8 @@ beforeEach(() => {
     chunk(
       'const { say } = require("./say.js"); const w = process.argv[2] ?? "-";' +
         'function more() { return require("./more.js").more(w); }' +
+        // As reconcile marks a pass that acted on nothing (src/app/code-cache.ts).
+        'if (process.argv[3] === "steady") globalThis[Symbol.for("overnight.typicalRun")] = true;' +
         'say(process.argv[3] === "more" ? more() : w);',
     ),
   );
@@ -87,6 +89,32 @@ describe('the code cache', () => {
     // The shared file takes each run's functions in.
     expect(run('launch')).toBe('ran launch\n');
     expect(run('launch', 'more')).toBe('ran launch and more\n');
+  });
+
+  test('a pass’s file is made again from typical runs: a run that acted is not deserialized by each', () => {
+    const file = join(dist, `code-cache-reconcile-${VERSION}.bin`);
+    const head = () =>
+      JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string) as {
+        typical: boolean;
+        chunks: [string, number][];
+      };
+    const blob = (name: string) => Object.fromEntries(head().chunks)[name] as number | undefined;
+    expect(run('reconcile', 'more')).toBe('ran reconcile and more\n');
+    const fat = blob('main.js') as number;
+    // A typical run given those blobs would make them as fat: it drops them instead.
+    expect(run('reconcile', 'steady')).toBe('ran reconcile\n');
+    expect(head().typical).toBe(false);
+    expect(blob('main.js')).toBeUndefined();
+    // The next one compiles them afresh and keeps what it made.
+    expect(run('reconcile', 'steady')).toBe('ran reconcile\n');
+    expect(head().typical).toBe(true);
+    expect(blob('main.js')).toBeLessThan(fat);
+    const lean = blob('main.js');
+    expect(run('reconcile', 'more')).toBe('ran reconcile and more\n');
+    expect(blob('main.js')).toBe(lean);
+    const made = statSync(file).mtimeMs;
+    expect(run('reconcile', 'steady')).toBe('ran reconcile\n');
+    expect(statSync(file).mtimeMs).toBe(made);
   });
 
   test('a cache that is not one (garbage, another build) is never a failure, and is made again', () => {

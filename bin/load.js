@@ -4,11 +4,11 @@
 // is read, compiled with vm.Script and run, once, when first required. V8's code cache of the
 // chunks (their bytecode, with every function the commands ran) is kept per build and Node
 // version, in a file of its own for a pass and for status (run every few minutes, and every
-// morning) and one for every other command, so that a command reads and deserializes only what
-// it runs: beside the chunks in dist/, or, where dist/ cannot be written, in the user's own cache
-// folder. A cache is used only for the build and Node it was made by (and V8 rejects it otherwise
-// too); it is rewritten, atomically, when a chunk was missing from it (or, for the shared file, a
-// command not seen yet ran).
+// morning; `status --json` has one too) and one for every other command, so that a command reads
+// and deserializes only what it runs: beside the chunks in dist/, or, where dist/ cannot be
+// written, in the user's own cache folder. A cache is used only for the build and Node it was made
+// by (and V8 rejects it otherwise too); it is rewritten, atomically, when a chunk was missing from
+// it (or, for the shared file, a command not seen yet ran).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -23,6 +23,16 @@ function commandOf(argv) {
 
 /** Commands with a cache of their own; the others share one. */
 const OWN_CACHE = new Set(['reconcile', 'status']);
+
+/**
+ * The cache a command's run uses: its own, or the shared one. `status --json` runs other code than
+ * the table does (a thousand rows printed as they were cached, no table), and a cache made by one
+ * would leave the other to compile its own functions on every run.
+ */
+function groupOf(command, argv) {
+  if (!OWN_CACHE.has(command)) return 'other';
+  return command === 'status' && argv.includes('--json') ? 'status-json' : command;
+}
 
 function readJson(file) {
   try {
@@ -102,7 +112,7 @@ function writeCache(file, key, commands, blobs, typical) {
 function start(dist, entry) {
   const build = readJson(path.join(dist, 'build.json'));
   const command = commandOf(process.argv.slice(2));
-  const group = OWN_CACHE.has(command) ? command : 'other';
+  const group = groupOf(command, process.argv.slice(2));
   const version = `${process.version}-${process.arch}`;
   const key = build && typeof build.id === 'string' ? `${build.id} ${group} ${version}` : null;
   const name = `code-cache-${group}-${version}.bin`;

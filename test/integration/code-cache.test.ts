@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
 // bin/load.js on a small bundle of its own: V8's code cache is kept per build and Node version, a
-// file for a pass, one for status and one for every other command, in dist/ or, where it cannot be
-// written there, in the user's private cache folder; a cache that is not one is never a failure.
+// file for a pass, one for status, one for status --json and one for every other command, in dist/
+// or, where it cannot be written there, in the user's private cache folder; a cache that is not
+// one is never a failure.
 
 const LOADER = join(import.meta.dirname, '..', '..', 'bin', 'load.js');
 const HEAD =
@@ -57,14 +58,16 @@ const caches = (at: string) =>
     .sort();
 
 describe('the code cache', () => {
-  test('a file for a pass, one for status, one for the rest; each command still runs', () => {
+  test('a file for a pass, one for status, one for status --json, one for the rest; each runs', () => {
     expect(run('reconcile')).toBe('ran reconcile\n');
     expect(run('status')).toBe('ran status\n');
+    expect(run('status', '--json')).toBe('ran status\n');
     expect(run('launch')).toBe('ran launch\n');
     expect(run('stop')).toBe('ran stop\n');
     expect(caches(dist)).toEqual([
       `code-cache-other-${VERSION}.bin`,
       `code-cache-reconcile-${VERSION}.bin`,
+      `code-cache-status-json-${VERSION}.bin`,
       `code-cache-status-${VERSION}.bin`,
     ]);
     // Used as it is: a command it has seen rewrites nothing.

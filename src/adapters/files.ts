@@ -27,7 +27,7 @@ let counter = 0;
  */
 export function writeFileAtomic(
   path: string,
-  data: string,
+  data: string | Uint8Array,
   mode = 0o600,
   opts: { durable?: boolean } = {},
 ): void {
@@ -35,7 +35,7 @@ export function writeFileAtomic(
   let fd: number | null = null;
   try {
     fd = openExclusive(tmp, mode);
-    writeAll(fd, Buffer.from(data, 'utf8'));
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     if (opts.durable !== false) fsyncSync(fd);
     closeSync(fd);
     fd = null;
@@ -65,7 +65,7 @@ function openExclusive(tmp: string, mode: number): number {
   }
 }
 
-function writeAll(fd: number, buf: Buffer, position: number | null = null): void {
+function writeAll(fd: number, buf: Uint8Array, position: number | null = null): void {
   for (let done = 0; done < buf.length;) {
     done += writeSync(fd, buf, done, buf.length - done, position === null ? null : position + done);
   }

@@ -24,17 +24,20 @@ export function ownerProblemAt(path: string, follow = true): OwnerProblem | null
  * fix; null when only the person can write them.
  */
 export function runDirProblem(paths: Pick<RunPaths, 'workspace' | 'state'>): string | null {
-  return runDirCheck(paths).problem;
+  return workspaceProblem(paths) ?? recordsCheck(paths).problem;
 }
 
-/** runDirProblem, and the records directory's stat when it was read (status keys its row cache on it). */
-export function runDirCheck(paths: Pick<RunPaths, 'workspace' | 'state'>): {
+/** Why the run's own directory must not be used (another user could write in it); null if fine. */
+export function workspaceProblem(paths: Pick<RunPaths, 'workspace'>): string | null {
+  const dir = ownerProblemAt(paths.workspace);
+  return dir ? describeOwnerProblem(`the run's directory ${paths.workspace}`, dir) : null;
+}
+
+/** The records directory's problem, or its stat when it was read (status keys its row cache on it). */
+export function recordsCheck(paths: Pick<RunPaths, 'state'>): {
   problem: string | null;
   records: Stats | null;
 } {
-  const dir = ownerProblemAt(paths.workspace);
-  if (dir)
-    return { problem: describeOwnerProblem(`the run's directory ${paths.workspace}`, dir), records: null };
   let st: Stats | undefined;
   try {
     st = statSync(paths.state, { throwIfNoEntry: false });

@@ -6,7 +6,7 @@ import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
 import { repoDetails } from '../core/status/repo.js';
 import { timelineBlock } from '../core/status/story-text.js';
-import { safeJson, safeLine, safeText } from '../core/text.js';
+import { safeLine, safeText } from '../core/text.js';
 import { quietlyFinished, statusView } from '../dashboard/status-view.js';
 import type { StatusRow } from '../read/rows.js';
 
@@ -30,7 +30,11 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   const view = await statusView(name, opts, settings, io);
   const { rows, filter, picked, dir, now, warnings } = view;
   if (opts.json) {
-    io.stdout(safeJson(view.json, 2));
+    // Bytes as read: a thousand finished runs' rows are printed as they were (read/row-cache.ts).
+    if (io.stdoutBytes && view.json) {
+      io.stdoutBytes(view.json);
+      io.stdout('');
+    } else io.stdout(Buffer.from(view.json ?? '[]').toString('utf8'));
     for (const w of warnings) io.stderr(w);
     return view.exit;
   }

@@ -37,11 +37,45 @@ export function safeLine(text: string): string {
  * C1 and bidi controls raw; they are written as `\u` escapes here, which JSON reads back the same.
  */
 export function safeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
+  return safeJsonText(JSON.stringify(value, null, indent));
+}
+
+/** JSON text with DEL, C1 and bidi controls written as `\u` escapes (safeJson's second half). */
+export function safeJsonText(json: string): string {
+  return json.replace(
     /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/**
+ * One item of a list as `safeJson(list, 2)` prints it, without its comma: kept as text, an item
+ * is printed again without being made again (status's finished runs, see read/row-cache.ts).
+ */
+export function jsonListItem(value: unknown): string {
+  // JSON has no raw newline inside a string: every newline is the layout's.
+  return safeJsonText(`  ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`);
+}
+
+/**
+ * The list of these items (jsonListItem's, safe already, in UTF-8 or as text), in UTF-8, exactly
+ * as safeJson(list, 2) prints it.
+ */
+export function jsonList(items: readonly (string | Uint8Array)[]): Uint8Array {
+  if (items.length === 0) return Buffer.from('[]');
+  const parts: Uint8Array[] = [OPEN];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as string | Uint8Array;
+    if (i > 0) parts.push(COMMA);
+    parts.push(typeof item === 'string' ? Buffer.from(item) : item);
+  }
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+const OPEN = Buffer.from('[\n');
+const COMMA = Buffer.from(',\n');
+const CLOSE = Buffer.from('\n]');
 
 /** At most this many characters of a first line appear in tables and the details. */
 export const HEADLINE_MAX = 100;

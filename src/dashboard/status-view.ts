@@ -18,7 +18,9 @@ import type { FindingFile } from '../core/status/story-text.js';
 import { passFailure, supervisionWarning } from '../core/status/supervision.js';
 import { causeOf } from '../core/supervise/legacy-cause.js';
 import { isLive } from '../core/supervise/live-states.js';
-import { collectRows } from '../read/collect.js';
+import { jsonList, jsonListItem, safeJson } from '../core/text.js';
+import { collectPrinted, collectRows } from '../read/collect.js';
+import { PrintedRow } from '../read/finished.js';
 import { digestWarnings, outboxWarnings } from '../read/notify-warnings.js';
 import type { StatusRow } from '../read/rows.js';
 import { newestFindings, readStory, type Story } from '../read/story.js';
@@ -57,8 +59,11 @@ export interface StatusView {
   now: Date;
   /** Whether a schedule is installed, and when the last pass ran. */
   passes: { lastPassAt: Date | null; scheduled: boolean };
-  /** With --json and a run named, each row with its story. */
-  json: unknown[];
+  /**
+   * With --json, the rows as JSON, in UTF-8 (a run named: each with its story); with every run
+   * listed, `rows` holds only the rows not printed from the row cache as they were.
+   */
+  json: Uint8Array | null;
   one: OneRun | null;
 }
 
@@ -89,9 +94,17 @@ export async function statusView(
   } else if (usable) {
     picked = pickRuns(runsRoot, filter);
   }
-  let rows = (await collectRows(picked.ids, { root: dir, settings, io })).filter(
-    (r) => (!filter.states || filter.states.includes(r.state)) && (name || picked.keep(r)),
+  const ctx = { root: dir, settings, io };
+  // The list as JSON prints finished runs' cached rows as they were printed: nothing judges them.
+  const printed = opts.json && !name && !opts.check && !filter.since;
+  const listed = (
+    printed ? await collectPrinted(picked.ids, ctx) : await collectRows(picked.ids, ctx)
+  ).filter(
+    (r) =>
+      (!filter.states || filter.states.includes(r.state)) &&
+      (r instanceof PrintedRow || name || picked.keep(r)),
   );
+  let rows = listed.filter((r): r is StatusRow => !(r instanceof PrintedRow));
   if (opts.json || name) rows = await withCommits(rows);
 
   // Paused runs wait for the person, not for a pass: only the others need passes.
@@ -126,13 +139,20 @@ export async function statusView(
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their
     // count, the table's column, is then `openQuestions`).
-    const json = name
-      ? rows.map((r) => ({ ...r, openQuestions: r.questions, ...readStory(runPaths(dir, r.id), r) }))
-      : rows;
-    return { ...view, json, one: null };
+    if (name) {
+      const json = rows.map((r) => ({
+        ...r,
+        openQuestions: r.questions,
+        ...readStory(runPaths(dir, r.id), r),
+      }));
+      return { ...view, json: Buffer.from(safeJson(json, 2)), one: null };
+    }
+    let made = 0;
+    const items = listed.map((r) => (r instanceof PrintedRow ? r.text : jsonListItem(rows[made++])));
+    return { ...view, json: jsonList(items), one: null };
   }
   const row = name ? rows[0] : undefined;
-  return { ...view, json: rows, one: row ? await oneRun(dir, row) : null };
+  return { ...view, json: null, one: row ? await oneRun(dir, row) : null };
 }
 
 async function oneRun(dir: string, row: StatusRow): Promise<OneRun> {

@@ -1,5 +1,5 @@
-import { exists, readHead } from '../adapters/files.js';
-import { runDirCheck } from '../adapters/owner.js';
+import { exists } from '../adapters/files.js';
+import { recordsCheck, workspaceProblem } from '../adapters/owner.js';
 import { isAlive } from '../adapters/processes.js';
 import {
   hasSentinel,
@@ -15,11 +15,11 @@ import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
 import type { ReadContext } from './context.js';
-import { parseFinal, type FinalRow } from './final-row.js';
-import { withNotifyWarnings } from './notify-warnings.js';
+import { fromCache, PrintedRow, readFinal, recounted } from './finished.js';
+import { notifyWarnings } from './notify-warnings.js';
 import { observeRun } from './observe.js';
-import { CACHE_MIN_RUNS, loadRowCache, type RowCache } from './row-cache.js';
-import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type StatusRow } from './rows.js';
+import { CACHE_MIN_RUNS, loadRowCache, rowOfText, type RowCache } from './row-cache.js';
+import { brokenRow, buildRow, countsStamp, type StatusRow } from './rows.js';
 
 // The dashboard's rows for a set of runs, read without the pass lock: a finished run from its
 // summary, a live one observed as a pass would, a broken one as far as it can still be read.
@@ -28,12 +28,32 @@ import { brokenRow, buildRow, countFindings, countQuestions, countsStamp, type S
 const SETTLE_MS = 2_000;
 
 export async function collectRows(ids: readonly string[], ctx: ReadContext): Promise<StatusRow[]> {
-  const seen: { id: string; row: StatusRow; unsettled?: boolean }[] = [];
+  return (await collect(ids, ctx, false)) as StatusRow[];
+}
+
+/**
+ * The rows for `status --json`: a finished run's unchanged row is its cached text (a PrintedRow),
+ * unless something is added to it (its notifications' failures, a repository's commits).
+ */
+export function collectPrinted(
+  ids: readonly string[],
+  ctx: ReadContext,
+): Promise<(StatusRow | PrintedRow)[]> {
+  return collect(ids, ctx, true);
+}
+
+async function collect(
+  ids: readonly string[],
+  ctx: ReadContext,
+  printed: boolean,
+): Promise<(StatusRow | PrintedRow)[]> {
+  const seen: { id: string; row: StatusRow | PrintedRow; unsettled?: boolean }[] = [];
   // Many finished runs: their rows from one cache file, not from a summary each.
   const cache = ids.length >= CACHE_MIN_RUNS ? loadRowCache(ctx.root) : null;
+  const how: How = { cache, printed };
   for (const id of ids) {
     // A finished run's row is read without a turn of the event loop: status reads a thousand.
-    const got = rowFor(id, ctx, cache);
+    const got = rowFor(id, ctx, how);
     const row = got instanceof Promise ? await got : got;
     if (row) seen.push({ id, row: row.row, ...(row.unsettled ? { unsettled: true } : {}) });
   }
@@ -48,10 +68,29 @@ export async function collectRows(ids: readonly string[], ctx: ReadContext): Pro
       if (r.unsettled)
         Object.assign(r, { unsettled: false }, await liveRow(r.id, runPaths(ctx.root, r.id), ctx));
   }
-  return withNotifyWarnings(
-    ctx.root,
-    seen.map((r) => followedUp(r.row, ctx.settings.runsDir)),
-  );
+  // A run's notifications that did not get through are added to its row.
+  const notes = notifyWarnings(ctx.root);
+  const rows: (StatusRow | PrintedRow)[] = [];
+  for (const { row: r } of seen) {
+    const note = notes.get(r.id);
+    const row =
+      r instanceof PrintedRow ? (note ? await unprinted(r, ctx) : r) : followedUp(r, ctx.settings.runsDir);
+    if (!row) continue;
+    rows.push(note && !(row instanceof PrintedRow) ? withNote(row, note) : row);
+  }
+  return rows;
+}
+
+function withNote(row: StatusRow, note: string[]): StatusRow {
+  return { ...row, warnings: [...(row.warnings ?? []), ...note], notifyFailing: true as const };
+}
+
+/** A printed row made into its row again (read afresh if its text is not one). */
+async function unprinted(p: PrintedRow, ctx: ReadContext): Promise<StatusRow | null> {
+  const row = rowOfText(p.text, p.id);
+  if (row) return followedUp(row, ctx.settings.runsDir);
+  const got = await rowFor(p.id, ctx, { cache: null, printed: false });
+  return got && !(got.row instanceof PrintedRow) ? followedUp(got.row, ctx.settings.runsDir) : null;
 }
 
 /**
@@ -64,31 +103,43 @@ function followedUp(row: StatusRow, runsRoot: string): StatusRow {
   return rest;
 }
 
-type Got = { row: StatusRow; unsettled?: boolean } | null;
+type Got = { row: StatusRow | PrintedRow; unsettled?: boolean } | null;
+
+interface How {
+  cache: RowCache | null;
+  /** A finished run's cached row may be given as its printed text. */
+  printed: boolean;
+}
 
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
-function rowFor(id: string, ctx: ReadContext, cache: RowCache | null): Got | Promise<Got> {
+function rowFor(id: string, ctx: ReadContext, { cache, printed }: How): Got | Promise<Got> {
   const paths = runPaths(ctx.root, id);
-  // Nothing another user could have planted is believed: the row says what is wrong and the fix.
-  const { problem: unsafe, records } = runDirCheck(paths);
-  if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
-  // A finished run's summary was written once; only what the user may still edit is read again.
+  const { problem: recordsProblem, records } = recordsCheck(paths);
+  // A finished run's summary was written once; only what the user may still edit is read again:
+  // its questions may be answered (or findings added), counted again only if those changed.
   const cached = cache && records ? cache.get(id, records) : null;
-  const final = cached ? { row: cached } : hasSentinel(paths) ? readFinal(id, paths) : null;
-  if (cache && records && final && !cached && 'row' in final) cache.put(id, records, final.row);
+  const stampNow = cached ? countsStamp(paths) : '';
+  const hit = cached ? fromCache(cached, id, cached.stamp === stampNow, printed, ctx.settings.runsDir) : null;
+  // Nothing another user could have planted is believed: the row says what is wrong and the fix.
+  const unsafe = workspaceProblem(paths) ?? recordsProblem;
+  if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
+  if (cached && hit)
+    return {
+      row:
+        hit instanceof PrintedRow || cached.stamp === stampNow
+          ? hit
+          : recounted(id, paths, hit, stampNow, cache, records),
+    };
+  const final = hasSentinel(paths) ? readFinal(id, paths) : null;
   if (final && 'bad' in final) return brokenFinal(id, paths, final.bad);
   if (final) {
-    // The user may still answer questions (or add findings): count again only if those changed.
     // Where the run is now: an archived run's summary was written before it moved.
-    // One copy of the row, its keys in their order (the stamp left undefined: JSON leaves it out).
-    const stamp = final.row.countsStamp;
-    const row: FinalRow = { ...final.row, workspace: paths.workspace, countsStamp: undefined };
+    const { countsStamp: stamp, ...summary } = final.row;
+    const row: StatusRow = { ...summary, workspace: paths.workspace };
     const stampNow = countsStamp(paths);
-    if (stamp !== undefined && stamp === stampNow) return { row };
-    row.findings = countFindings(paths.findings);
-    row.questions = countQuestions(paths);
-    // Kept counted, with the stamp of what was counted: the next status counts only what changes.
-    if (cache && records) cache.put(id, records, { ...row, countsStamp: stampNow });
+    if (stamp === undefined || stamp !== stampNow)
+      return { row: recounted(id, paths, row, stampNow, cache, records) };
+    if (cache && records) cache.put(id, records, row, stamp);
     return { row };
   }
   if (!exists(paths.workspace)) return null;
@@ -127,22 +178,6 @@ function restartsOf(paths: RunPaths): number {
   } catch {
     return 0; // restart.log is unreadable too
   }
-}
-
-/** A summary is a few kilobytes; one larger than this was not written by overnight. */
-const FINAL_MAX_BYTES = 1024 * 1024;
-
-/** The finished run's summary: null when there is none (or it is torn mid-write), else checked. */
-function readFinal(id: string, paths: RunPaths): ReturnType<typeof parseFinal> | null {
-  let text: string | null;
-  try {
-    text = readHead(paths.final, FINAL_MAX_BYTES + 1);
-  } catch {
-    return null;
-  }
-  if (!text) return null;
-  if (text.length > FINAL_MAX_BYTES) return { bad: 'is larger than a summary can be' };
-  return parseFinal(text, id);
 }
 
 /** What can still be said of a run whose run.yaml is unusable. */

@@ -33,19 +33,6 @@ export function notifyWarnings(root: string): Map<string, string[]> {
   return byRun;
 }
 
-/** Rows with their run's notification warnings added to those they already have. */
-export function withNotifyWarnings<T extends { id: string; warnings?: string[]; notifyFailing?: true }>(
-  root: string,
-  rows: T[],
-): T[] {
-  const byRun = notifyWarnings(root);
-  if (byRun.size === 0) return rows;
-  return rows.map((r) => {
-    const w = byRun.get(r.id);
-    return w ? { ...r, warnings: [...(r.warnings ?? []), ...w], notifyFailing: true as const } : r;
-  });
-}
-
 /** The digest's own failures: no run's row shows them, so status says them under the table. */
 export function digestWarnings(root: string): string[] {
   return notifyWarnings(root).get(DIGEST_RUN) ?? [];

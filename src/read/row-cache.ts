@@ -1,85 +1,159 @@
-import type { Stats } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync, rmSync, type Stats } from 'node:fs';
 
-import { exists, readHead, writeFileAtomic } from '../adapters/files.js';
+import { exists, writeFileAtomic } from '../adapters/files.js';
+import { myUid } from '../adapters/owner.js';
+import { isRunId } from '../core/run/naming.js';
 import { recordsDir, recordsRoot } from '../core/run/paths.js';
-import { parseFinalDoc, type FinalRow } from './final-row.js';
+import { RUN_STATES, type RunState } from '../core/run/types.js';
+import { jsonListItem, safeJsonText } from '../core/text.js';
+import { parseFinalDoc } from './final-row.js';
+import type { StatusRow } from './rows.js';
 
-// Finished runs' rows as status last read them from their summaries, one file per runs root (in
-// its records, where the agent cannot write), so that `status --json` over a thousand finished runs
-// reads one file rather than a thousand summaries. An entry is used only while its run's records
-// directory is the same (inode, mtime, ctime): overnight replaces a summary or sentinel there
-// whole (archive, continue and stop included), which changes that directory's mtime, and a run
-// removed takes its directory with it. What can change in the run's own directory (findings,
-// questions, the owner checks) is read live as before. Read back as untrusted: bounded, and each
-// row checked as its summary is.
+// Finished runs' rows as status last made them, one file per runs root (in its records, where the
+// agent cannot write, and only the person can: checked), so that `status --json` over a thousand
+// finished runs reads one file rather than a thousand summaries, and prints each row as the text
+// it was printed as (a row made and printed again a thousand times is most of what it costs).
+// An entry is used only while its run's records directory is the same (inode, mtime, ctime):
+// overnight replaces a summary or sentinel there whole (archive, continue and stop included),
+// which changes that directory's mtime, and a run removed takes its directory with it. What can
+// change in the run's own directory (findings, questions, the owner checks) is read live as
+// before. A row status looks into (to filter, to add to, to show in the table) is made from its
+// text and checked as its summary is; an entry of the index is checked when used, the index as
+// it is read, and a file not in its form is no cache.
 
 /** A row is a few kilobytes; a file larger than this was not written by overnight. */
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** A directory changed this recently may change again within the same timestamp tick: not cached. */
 const SETTLED_MS = 2_000;
-/** Below this many runs the summaries are read directly: parsing the whole cache costs more. */
+/** Below this many runs the summaries are read directly: reading the whole cache costs more. */
 export const CACHE_MIN_RUNS = 32;
 
-const FILE = '.status-rows.json';
-/** 2: the key is [inode, mtime, ctime] as numbers (no number made text a run to compare). */
-const VERSION = 2;
+const FILE = '.status-rows';
+/** The earlier cache (rows as JSON objects): removed when this one is written. */
+const OLD_FILE = '.status-rows.json';
+const HEAD = 'overnight status rows 3';
+const STATES = new Set<string>(RUN_STATES);
+/** The C0 controls but newline: none is in a file overnight wrote (JSON escapes them all). */
+const C0 = [...Array(32).keys()].filter((c) => c !== 0x0a);
 
-type Key = [number, number, number];
-
-interface Entry {
-  key: Key;
-  row: unknown;
+/** A finished run's cached row: its printed text, and what status needs without making it. */
+export interface CachedRow {
+  /**
+   * The row as `status --json` prints it (jsonListItem's text, in UTF-8), not parsed until the
+   * row is needed: printed as it is read.
+   */
+  text: Uint8Array;
+  /** The counts' stamp (countsStamp) of what the row counted. */
+  stamp: string;
+  state: RunState;
+  /** The follow-up the row names, whose presence status checks. */
+  continuedBy: string | null;
+  /** A repository run: status adds its branch's commits, so its row is always made. */
+  repo: boolean;
 }
 
 export interface RowCache {
   /** The run's cached row, when its records directory is as it was when the row was cached. */
-  get(id: string, records: Stats): FinalRow | null;
-  /** A row just read from the run's summary, cached when its directory has settled. */
-  put(id: string, records: Stats, row: FinalRow): void;
+  get(id: string, records: Stats): CachedRow | null;
+  /** A row just made, with the stamp of its counts: cached when its directory has settled. */
+  put(id: string, records: Stats, row: StatusRow, stamp: string): void;
   /** Writes the cache back when it changed; never fails the command. */
   save(): void;
 }
 
-const keyOf = (st: Stats): Key => [st.ino, st.mtimeMs, st.ctimeMs];
+/**
+ * An entry of the file's index, as read (checked when used): id, inode, mtime and ctime of the
+ * records directory, stamp, state, follow-up or null, repository 0 or 1, the text's length.
+ */
+type IndexRow = unknown[];
 
-const sameKey = (k: unknown, st: Stats): boolean =>
-  Array.isArray(k) && k.length === 3 && k[0] === st.ino && k[1] === st.mtimeMs && k[2] === st.ctimeMs;
+interface Entry {
+  index: IndexRow;
+  /** The text, or where it starts in the file. */
+  text: Uint8Array | number;
+}
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The row a cached text is, checked as a summary is; null when it is not one. */
+export function rowOfText(text: Uint8Array, id: string): StatusRow | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(Buffer.from(text.buffer, text.byteOffset, text.length).toString('utf8'));
+  } catch {
+    return null;
+  }
+  const got = parseFinalDoc(doc, id);
+  return 'row' in got ? got.row : null;
+}
 
-/** The runs root's row cache (empty when it is missing, too large or not ours). */
+/**
+ * The runs root's row cache (empty when it is missing, too large, not ours or not for this root).
+ * The file: a line naming the format, a line of JSON (the root and the index of entries), then
+ * the entries' texts one after the other.
+ */
 export function loadRowCache(root: string): RowCache {
   const path = `${recordsRoot(root)}/${FILE}`;
-  const entries = readEntries(path);
+  const file = readOwn(path);
+  const entries = readIndex(file?.bytes ?? null, root);
   const used = new Set<string>();
   let changed = false;
+  const textOf = (e: Entry) =>
+    typeof e.text === 'number' && file
+      ? file.bytes.subarray(e.text, e.text + (e.index[8] as number))
+      : e.text;
   return {
     get(id, records) {
       used.add(id);
-      const e = Object.hasOwn(entries, id) ? entries[id] : undefined;
-      if (!isObject(e) || !sameKey(e.key, records)) return null;
-      const got = parseFinalDoc(e.row, id);
-      return 'row' in got ? got.row : null;
+      const e = entries.get(id);
+      const x = e?.index;
+      if (!e || !x || x[1] !== records.ino || x[2] !== records.mtimeMs || x[3] !== records.ctimeMs)
+        return null;
+      const stamp = x[4];
+      const state = x[5];
+      const next = x[6];
+      const repo = x[7];
+      if (typeof stamp !== 'string' || typeof state !== 'string' || !STATES.has(state)) return null;
+      if ((next !== null && (typeof next !== 'string' || !isRunId(next))) || (repo !== 0 && repo !== 1))
+        return null;
+      let text = textOf(e) as Uint8Array;
+      // Written safe (jsonListItem); a file with more than ASCII in it is made safe again.
+      if (typeof e.text === 'number' && !file?.ascii)
+        text = Buffer.from(safeJsonText(Buffer.from(text).toString('utf8')));
+      return { text, stamp, state: state as RunState, continuedBy: next, repo: repo === 1 };
     },
-    put(id, records, row) {
+    put(id, records, row, stamp) {
       used.add(id);
       // Entries added or removed within the same timestamp tick would leave the mtime as it was.
       if (records.mtimeMs >= Date.now() - SETTLED_MS) {
-        if (Object.hasOwn(entries, id)) changed = delete entries[id];
+        if (entries.delete(id)) changed = true;
         return;
       }
-      entries[id] = { key: keyOf(records), row } satisfies Entry;
+      const text = Buffer.from(jsonListItem(row));
+      const next = row.continuedBy ?? null;
+      const index = [
+        id,
+        records.ino,
+        records.mtimeMs,
+        records.ctimeMs,
+        stamp,
+        row.state,
+        next,
+        row.repo ? 1 : 0,
+      ];
+      entries.set(id, { index: [...index, text.length], text });
       changed = true;
     },
     save() {
       if (!changed) return;
       // Runs not looked at this time stay only while their records do (a removed run's go).
-      const kept: Record<string, unknown> = {};
-      for (const [id, e] of Object.entries(entries))
-        if (used.has(id) || exists(recordsDir(root, id))) kept[id] = e;
+      const kept = [...entries].filter(
+        ([id]) => isRunId(id) && (used.has(id) || exists(recordsDir(root, id))),
+      );
+      const index = JSON.stringify({ root, rows: kept.map(([, e]) => e.index) });
+      const parts = [Buffer.from(`${HEAD}\n${index}\n`), ...kept.map(([, e]) => textOf(e) as Uint8Array)];
       try {
-        writeFileAtomic(path, JSON.stringify({ version: VERSION, entries: kept }), 0o600, { durable: false });
+        writeFileAtomic(path, Buffer.concat(parts), 0o600, { durable: false });
+        rmSync(`${recordsRoot(root)}/${OLD_FILE}`, { force: true });
       } catch {
         // a cache: the next status reads the summaries again
       }
@@ -87,19 +161,61 @@ export function loadRowCache(root: string): RowCache {
   };
 }
 
-function readEntries(path: string): Record<string, unknown> {
-  let text: string | null;
+/**
+ * The file when only the person can have written it and it has no control in it (null
+ * otherwise), and whether it is all ASCII, which needs no more escaping for a terminal.
+ */
+function readOwn(path: string): { bytes: Buffer; ascii: boolean } | null {
+  let fd: number;
   try {
-    text = readHead(path, CACHE_MAX_BYTES + 1);
+    fd = openSync(path, 'r');
   } catch {
-    return {};
+    return null;
   }
-  if (!text || text.length > CACHE_MAX_BYTES) return {};
   try {
-    const doc: unknown = JSON.parse(text);
-    if (isObject(doc) && doc.version === VERSION && isObject(doc.entries)) return doc.entries;
+    const st = fstatSync(fd);
+    const me = myUid();
+    if ((me !== null && st.uid !== me) || (st.mode & 0o022) !== 0 || st.size > CACHE_MAX_BYTES) return null;
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    for (let n = 1; got < buf.length && n > 0; got += n) n = readSync(fd, buf, got, buf.length - got, got);
+    const bytes = buf.subarray(0, got);
+    // Looked for natively: a thousand rows are a megabyte.
+    if (C0.some((c) => bytes.includes(c))) return null;
+    return { bytes, ascii: isAscii(bytes) && !bytes.includes(0x7f) };
   } catch {
-    // torn or not ours: rebuilt from the summaries
+    return null;
+  } finally {
+    closeSync(fd);
   }
-  return {};
+}
+
+/**
+ * The entries, from the index: each one's text is where the one before ends, and the last ends
+ * the file. An index that is not one, or not for this root, makes the whole file no cache.
+ */
+function readIndex(bytes: Buffer | null, root: string): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  const first = bytes ? bytes.indexOf(0x0a) : -1;
+  const second = bytes && first >= 0 ? bytes.indexOf(0x0a, first + 1) : -1;
+  if (!bytes || second < 0 || bytes.toString('latin1', 0, first) !== HEAD) return entries;
+  let index: unknown;
+  try {
+    index = JSON.parse(bytes.toString('utf8', first + 1, second));
+  } catch {
+    return entries;
+  }
+  const rows = (index as { rows?: unknown })?.rows;
+  if ((index as { root?: unknown })?.root !== root || !Array.isArray(rows)) return entries;
+  let at = second + 1;
+  // Indexed, no iterator: a thousand entries, read before the code is optimized.
+  for (let i = 0; i < rows.length; i++) {
+    const x: unknown = rows[i];
+    if (!Array.isArray(x) || x.length !== 9 || typeof x[0] !== 'string') return new Map();
+    const length: unknown = x[8];
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return new Map();
+    entries.set(x[0], { index: x, text: at });
+    at += length;
+  }
+  return at === bytes.length ? entries : new Map();
 }

@@ -2,11 +2,29 @@ import { cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
+import type { Sandbox } from '../helpers/harness.js';
 import { it } from '../helpers/sandbox.js';
 
-// status over many finished runs takes their rows from one cache file (.overnight/.status-rows.json):
-// what it shows is what the summaries and the runs' own files say, and what the person changes in
-// a finished run (an answered question) is counted again once, then kept counted.
+// status over many finished runs takes their rows from one cache file (.overnight/.status-rows):
+// what it shows is what the summaries and the runs' own files say, printed byte for byte as when
+// they were first read, and what the person changes in a finished run (an answered question) is
+// counted again once, then kept counted.
+
+/** The cache's rows by run: its second line is the index, then the texts one after the other. */
+function cachedRows(file: string): Record<string, Row> {
+  const bytes = readFileSync(file);
+  const first = bytes.indexOf(0x0a);
+  const second = bytes.indexOf(0x0a, first + 1);
+  const index = JSON.parse(bytes.toString('utf8', first + 1, second)) as { rows: [string, ...unknown[]][] };
+  const rows: Record<string, Row> = {};
+  let at = second + 1;
+  for (const entry of index.rows) {
+    const end = at + (entry[8] as number);
+    rows[entry[0]] = JSON.parse(bytes.toString('utf8', at, end)) as Row;
+    at = end;
+  }
+  return rows;
+}
 
 const COPIES = 40; // above CACHE_MIN_RUNS: the cache is used
 
@@ -17,39 +35,46 @@ interface Row {
   questions: number;
 }
 
+/** A finished run, and COPIES copies of it finished long ago (settled: they are cached). */
+async function finishedRuns(sb: Sandbox): Promise<string[]> {
+  sb.setBehaviour({ work: 60 });
+  const { id: template } = await sb.launch('Answer me', ['--duration', '1h']);
+  await sb.agentPid(template);
+  writeFileSync(sb.ws(template, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
+  expect((await sb.run(['stop', template])).exitCode).toBe(0);
+  const ids: string[] = [];
+  const hourAgo = new Date(Date.now() - 3600_000);
+  for (let i = 0; i < COPIES; i++) {
+    const id = `2024-06-01-00${String(i).padStart(2, '0')}-copy`;
+    const records = join(sb.runs, '.overnight', id);
+    cpSync(join(sb.runs, template), join(sb.runs, id), { recursive: true, preserveTimestamps: true });
+    cpSync(join(sb.runs, '.overnight', template), records, { recursive: true, preserveTimestamps: true });
+    for (const f of ['run.yaml', 'final.json']) {
+      const path = join(records, f);
+      writeFileSync(path, readFileSync(path, 'utf8').split(template).join(id));
+    }
+    // Settled: a records directory changed in the last seconds is not cached.
+    utimesSync(records, hourAgo, hourAgo);
+    ids.push(id);
+  }
+  return ids;
+}
+
 describe('status over many finished runs', () => {
   it('reads rows from the cache, and counts an answered question again once', async ({ sb }) => {
-    sb.setBehaviour({ work: 60 });
-    const { id: template } = await sb.launch('Answer me', ['--duration', '1h']);
-    await sb.agentPid(template);
-    writeFileSync(sb.ws(template, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
-    expect((await sb.run(['stop', template])).exitCode).toBe(0);
-    const ids: string[] = [];
-    const hourAgo = new Date(Date.now() - 3600_000);
-    for (let i = 0; i < COPIES; i++) {
-      const id = `2024-06-01-00${String(i).padStart(2, '0')}-copy`;
-      const records = join(sb.runs, '.overnight', id);
-      cpSync(join(sb.runs, template), join(sb.runs, id), { recursive: true, preserveTimestamps: true });
-      cpSync(join(sb.runs, '.overnight', template), records, { recursive: true, preserveTimestamps: true });
-      for (const f of ['run.yaml', 'final.json']) {
-        const path = join(records, f);
-        writeFileSync(path, readFileSync(path, 'utf8').split(template).join(id));
-      }
-      // Settled: a records directory changed in the last seconds is not cached.
-      utimesSync(records, hourAgo, hourAgo);
-      ids.push(id);
-    }
+    const ids = await finishedRuns(sb);
     const rows = async () => (await sb.status<Row>(['--all'])).filter((r) => ids.includes(r.id));
+    const printed = async () => (await sb.run(['status', '--json'])).stdout;
+    const fresh = await printed();
     const first = await rows();
     expect(first).toHaveLength(COPIES);
     for (const r of first) expect(r).toMatchObject({ state: 'done', questions: 1, workspace: sb.ws(r.id) });
-    const cache = join(sb.runs, '.overnight', '.status-rows.json');
-    const entries = () =>
-      (JSON.parse(readFileSync(cache, 'utf8')) as { entries: Record<string, { row: Row }> }).entries;
-    expect(Object.keys(entries())).toEqual(expect.arrayContaining(ids));
+    const cache = join(sb.runs, '.overnight', '.status-rows');
+    expect(Object.keys(cachedRows(cache))).toEqual(expect.arrayContaining(ids));
 
-    // Read from the cache, the rows are the same.
+    // Read from the cache, the rows are the same, and printed byte for byte as they were.
     expect(await rows()).toEqual(first);
+    expect(await printed()).toBe(fresh);
 
     // The person answers in one run: it is counted again, and kept so in the cache.
     const answered = ids[7] as string;
@@ -60,7 +85,7 @@ describe('status over many finished runs', () => {
     const after = await rows();
     expect(after.find((r) => r.id === answered)?.questions).toBe(0);
     expect(after.filter((r) => r.questions === 1)).toHaveLength(COPIES - 1);
-    expect(entries()[answered]?.row.questions).toBe(0);
+    expect(cachedRows(cache)[answered]?.questions).toBe(0);
     const written = statSync(cache).mtimeMs;
     expect(await rows()).toEqual(after);
     expect(statSync(cache).mtimeMs).toBe(written);

@@ -5,7 +5,15 @@ import { ANSI, NO_COLOR, renderLine } from '../../src/core/agent/render.js';
 import { localTime } from '../../src/core/local-time.js';
 import { formatBoard } from '../../src/core/status/board.js';
 import { runDetails } from '../../src/core/status/details.js';
-import { headline, HEADLINE_MAX, safeJson, safeLine, safeText } from '../../src/core/text.js';
+import {
+  headline,
+  HEADLINE_MAX,
+  jsonList,
+  jsonListItem,
+  safeJson,
+  safeLine,
+  safeText,
+} from '../../src/core/text.js';
 
 // Text from the agent, the task or a file never reaches a terminal as a control sequence.
 
@@ -43,6 +51,18 @@ describe('safeText', () => {
     const text = safeJson(value, 2);
     expect(text).not.toMatch(CONTROL);
     expect(JSON.parse(text)).toEqual(value);
+  });
+
+  test('a list printed from its items kept as text is exactly safeJson(list, 2)', () => {
+    const rows = [
+      { id: 'a', task: `a${OSC52}b${CSI_C1}\u202E\x7f`, nested: { list: [1, { x: 'y\nz' }], empty: [] } },
+      { id: 'b', task: 'Résumé 日本', none: null, gone: undefined },
+      {},
+    ];
+    for (const list of [rows, rows.slice(0, 1), []]) {
+      const items = list.map((r, i) => (i % 2 === 0 ? jsonListItem(r) : Buffer.from(jsonListItem(r))));
+      expect(Buffer.from(jsonList(items)).toString('utf8')).toBe(safeJson(list, 2));
+    }
   });
 });
 

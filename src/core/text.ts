@@ -59,18 +59,45 @@ export function jsonListItem(value: unknown): string {
 
 /**
  * The list of these items (jsonListItem's, safe already, in UTF-8 or as text), in UTF-8, exactly
- * as safeJson(list, 2) prints it.
+ * as safeJson(list, 2) prints it. Items that follow each other in one buffer with a comma and a
+ * newline between them (status's row cache) are copied as one piece.
  */
 export function jsonList(items: readonly (string | Uint8Array)[]): Uint8Array {
   if (items.length === 0) return Buffer.from('[]');
   const parts: Uint8Array[] = [OPEN];
+  // A piece of one buffer being made longer: the buffer, all of it, where the piece starts and ends.
+  let piece: { whole: Uint8Array; start: number; end: number } | null = null;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as string | Uint8Array;
+    if (typeof item !== 'string' && piece && follows(piece, item)) {
+      piece.end = item.byteOffset + item.length;
+      continue;
+    }
+    if (piece) parts.push(piece.whole.subarray(piece.start, piece.end));
+    piece = null;
     if (i > 0) parts.push(COMMA);
-    parts.push(typeof item === 'string' ? Buffer.from(item) : item);
+    if (typeof item === 'string') parts.push(Buffer.from(item));
+    else
+      piece = {
+        whole: new Uint8Array(item.buffer),
+        start: item.byteOffset,
+        end: item.byteOffset + item.length,
+      };
   }
+  if (piece) parts.push(piece.whole.subarray(piece.start, piece.end));
   parts.push(CLOSE);
   return Buffer.concat(parts);
+}
+
+/** Whether `item` starts two bytes after the piece ends in its buffer, with a comma and newline between. */
+function follows(piece: { whole: Uint8Array; end: number }, item: Uint8Array): boolean {
+  const { whole, end } = piece;
+  return (
+    item.buffer === whole.buffer &&
+    item.byteOffset === end + 2 &&
+    whole[end] === 0x2c &&
+    whole[end + 1] === 0x0a
+  );
 }
 
 const OPEN = Buffer.from('[\n');

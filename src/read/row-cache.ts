@@ -34,6 +34,8 @@ const FILE = '.status-rows';
 const OLD_FILE = '.status-rows.json';
 const HEAD = 'overnight status rows 3';
 const STATES = new Set<string>(RUN_STATES);
+/** What follows each text in the file: what follows an item of a list but the last. */
+const SEPARATOR = Buffer.from(',\n');
 /** The C0 controls but newline: none is in a file overnight wrote (JSON escapes them all). */
 const C0 = [...Array(32).keys()].filter((c) => c !== 0x0a);
 
@@ -89,7 +91,7 @@ export function rowOfText(text: Uint8Array, id: string): StatusRow | null {
 /**
  * The runs root's row cache (empty when it is missing, too large, not ours or not for this root).
  * The file: a line naming the format, a line of JSON (the root and the index of entries), then
- * the entries' texts one after the other.
+ * the entries' texts, each followed by a comma and a newline.
  */
 export function loadRowCache(root: string): RowCache {
   const path = `${recordsRoot(root)}/${FILE}`;
@@ -146,11 +148,14 @@ export function loadRowCache(root: string): RowCache {
     save() {
       if (!changed) return;
       // Runs not looked at this time stay only while their records do (a removed run's go).
-      const kept = [...entries].filter(
-        ([id]) => isRunId(id) && (used.has(id) || exists(recordsDir(root, id))),
-      );
+      // In the order status lists runs, each text followed by the comma and newline that follow it
+      // in a list: runs printed one after the other are one piece of the file (see jsonList).
+      const kept = [...entries]
+        .filter(([id]) => isRunId(id) && (used.has(id) || exists(recordsDir(root, id))))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const index = JSON.stringify({ root, rows: kept.map(([, e]) => e.index) });
-      const parts = [Buffer.from(`${HEAD}\n${index}\n`), ...kept.map(([, e]) => textOf(e) as Uint8Array)];
+      const parts: Uint8Array[] = [Buffer.from(`${HEAD}\n${index}\n`)];
+      for (const [, e] of kept) parts.push(textOf(e) as Uint8Array, SEPARATOR);
       try {
         writeFileAtomic(path, Buffer.concat(parts), 0o600, { durable: false });
         rmSync(`${recordsRoot(root)}/${OLD_FILE}`, { force: true });
@@ -191,8 +196,9 @@ function readOwn(path: string): { bytes: Buffer; ascii: boolean } | null {
 }
 
 /**
- * The entries, from the index: each one's text is where the one before ends, and the last ends
- * the file. An index that is not one, or not for this root, makes the whole file no cache.
+ * The entries, from the index: each one's text follows the one before and its comma and newline,
+ * and the last ends the file. An index that is not one, or not for this root, makes the whole
+ * file no cache.
  */
 function readIndex(bytes: Buffer | null, root: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
@@ -214,8 +220,9 @@ function readIndex(bytes: Buffer | null, root: string): Map<string, Entry> {
     if (!Array.isArray(x) || x.length !== 9 || typeof x[0] !== 'string') return new Map();
     const length: unknown = x[8];
     if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return new Map();
+    if (bytes[at + length] !== 0x2c || bytes[at + length + 1] !== 0x0a) return new Map();
     entries.set(x[0], { index: x, text: at });
-    at += length;
+    at += length + SEPARATOR.length;
   }
   return at === bytes.length ? entries : new Map();
 }

@@ -10,7 +10,7 @@ import { it } from '../helpers/sandbox.js';
 // they were first read, and what the person changes in a finished run (an answered question) is
 // counted again once, then kept counted.
 
-/** The cache's rows by run: its second line is the index, then the texts one after the other. */
+/** The cache's rows by run: its second line is the index, then the texts, each followed by `,\n`. */
 function cachedRows(file: string): Record<string, Row> {
   const bytes = readFileSync(file);
   const first = bytes.indexOf(0x0a);
@@ -21,7 +21,7 @@ function cachedRows(file: string): Record<string, Row> {
   for (const entry of index.rows) {
     const end = at + (entry[8] as number);
     rows[entry[0]] = JSON.parse(bytes.toString('utf8', at, end)) as Row;
-    at = end;
+    at = end + 2; // the comma and newline after each
   }
   return rows;
 }

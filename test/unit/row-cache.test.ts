@@ -107,6 +107,21 @@ describe('the row cache', () => {
     expect(() => readFileSync(join(root, '.overnight', '.status-rows.json'))).toThrow();
   });
 
+  test('rows are written in the order status lists runs, as a list prints them', () => {
+    const later = '2026-11-22-0100-later';
+    mkdirSync(join(root, '.overnight', later));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(root, '.overnight', later), old, old);
+    const cache = loadRowCache(root);
+    cache.put(later, statSync(join(root, '.overnight', later)), { ...row(), id: later }, STAMP);
+    cache.put(ID, settle(), row(), STAMP);
+    cache.save();
+    const file = readFileSync(cacheFile(), 'utf8');
+    expect(indexOf(file).rows.map((r) => r[0])).toEqual([ID, later]);
+    const texts = file.split('\n').slice(2).join('\n');
+    expect(`[\n${texts.slice(0, -2)}\n]`).toBe(JSON.stringify([row(), { ...row(), id: later }], null, 2));
+  });
+
   test('a file of another runs root, not in its form, with a control or open to others is none', () => {
     const st = saved();
     const good = readFileSync(cacheFile(), 'utf8');
@@ -129,6 +144,7 @@ describe('the row cache', () => {
       withField(8, '12'),
       withIndex((x) => ({ ...x, rows: [x.rows[0]!.slice(0, 8)] })),
       good.slice(0, -1),
+      good.slice(0, -2),
       `${good}x`,
       good.replace('Survey', 'Surv\u001by'),
     ]) {

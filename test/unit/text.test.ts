@@ -63,6 +63,27 @@ describe('safeText', () => {
       const items = list.map((r, i) => (i % 2 === 0 ? jsonListItem(r) : Buffer.from(jsonListItem(r))));
       expect(Buffer.from(jsonList(items)).toString('utf8')).toBe(safeJson(list, 2));
     }
+    // Items one after the other in one buffer, a comma and a newline between (the row cache's
+    // file): copied as one piece, and what is printed is the same.
+    const texts = rows.map((r) => jsonListItem(r));
+    const file = Buffer.from(`head\n${texts.join(',\n')},\n`);
+    let at = 5;
+    const views = texts.map((t) => {
+      const view = file.subarray(at, at + Buffer.byteLength(t));
+      at += view.length + 2;
+      return view;
+    });
+    expect(Buffer.from(jsonList(views)).toString('utf8')).toBe(safeJson(rows, 2));
+    expect(Buffer.from(jsonList([views[0]!, 'x', views[1]!, views[2]!])).toString('utf8')).toBe(
+      `[\n${texts[0]},\nx,\n${texts[1]},\n${texts[2]}\n]`,
+    );
+    // Two bytes between that are not a comma and a newline: each printed on its own.
+    const other = Buffer.from(`${texts[0]};;${texts[1]}`);
+    const [a, b] = [
+      other.subarray(0, Buffer.byteLength(texts[0]!)),
+      other.subarray(Buffer.byteLength(texts[0]!) + 2),
+    ];
+    expect(Buffer.from(jsonList([a, b])).toString('utf8')).toBe(`[\n${texts[0]},\n${texts[1]}\n]`);
   });
 });
 

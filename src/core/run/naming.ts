@@ -5,8 +5,11 @@ import { nearest } from '../typo.js';
 // Every name is derived from the run id, never stored twice.
 
 export const SLUG_MAX = 40;
-// Lower-case ASCII letters, digits and dashes, and letters (with their marks) and digits beyond ASCII.
-const ID_PATTERN = /^\d{4}-\d{2}-\d{2}-\d{4}-(?:[a-z0-9-]|(?!\p{ASCII})[\p{L}\p{M}\p{N}])+$/u;
+// Lower-case ASCII letters, digits and dashes, and letters (with their marks) and digits beyond
+// ASCII. Made on first use: making it (its Unicode classes) cost every command half a ms at load.
+let idPattern: RegExp | undefined;
+const ID_PATTERN = () =>
+  (idPattern ??= /^\d{4}-\d{2}-\d{2}-\d{4}-(?:[a-z0-9-]|(?!\p{ASCII})[\p{L}\p{M}\p{N}])+$/u);
 
 /**
  * Letters and digits in lower case, at most 40 of them, joined by single dashes. Latin accents are
@@ -46,7 +49,7 @@ const ASCII_ID = /^\d{4}-\d{2}-\d{2}-\d{4}-[a-z0-9-]+$/;
 const ALL_ASCII = /^[\x00-\x7f]*$/;
 
 export function isRunId(name: string): boolean {
-  return ASCII_ID.test(name) || (!ALL_ASCII.test(name) && ID_PATTERN.test(name));
+  return ASCII_ID.test(name) || (!ALL_ASCII.test(name) && ID_PATTERN().test(name));
 }
 
 /**
@@ -54,6 +57,8 @@ export function isRunId(name: string): boolean {
  * lists them as `_` under a locale that is not UTF-8 (cron's), and the session would seem gone.
  */
 export function tmuxSessionName(id: string): string {
+  // The Unicode pattern is made (on every call, as built) only for an id that needs it.
+  if (ALL_ASCII.test(id)) return `overnight-${id}`;
   return `overnight-${id.replace(/\P{ASCII}/gu, (c) => `_${(c.codePointAt(0) as number).toString(16)}_`)}`;
 }
 

@@ -50,17 +50,3 @@ export function recordsCheck(paths: Pick<RunPaths, 'state'>): {
     return { problem: describeOwnerProblem(`the run's records ${paths.state}`, records), records: null };
   return { problem: null, records: st };
 }
-
-/**
- * Whether no other user can enter `dir` (it is the person's, with no permission for anyone else),
- * and so reach anything under it.
- */
-export function closedToOthers(dir: string): boolean {
-  try {
-    const st = statSync(dir);
-    const me = myUid();
-    return me !== null && st.uid === me && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 import { exists } from '../adapters/files.js';
-import { closedToOthers, recordsCheck, workspaceProblem } from '../adapters/owner.js';
+import { recordsCheck, workspaceProblem } from '../adapters/owner.js';
 import { isAlive } from '../adapters/processes.js';
 import {
   hasSentinel,
@@ -50,7 +50,7 @@ async function collect(
   const seen: { id: string; row: StatusRow | PrintedRow; unsettled?: boolean }[] = [];
   // Many finished runs: their rows from one cache file, not from a summary each.
   const cache = ids.length >= CACHE_MIN_RUNS ? loadRowCache(ctx.root) : null;
-  const how: How = { cache, printed, closed: cache !== null && closedToOthers(ctx.root) };
+  const how: How = { cache, printed };
   for (const id of ids) {
     // A finished run's row is read without a turn of the event loop: status reads a thousand.
     const got = rowFor(id, ctx, how);
@@ -89,7 +89,7 @@ function withNote(row: StatusRow, note: string[]): StatusRow {
 async function unprinted(p: PrintedRow, ctx: ReadContext): Promise<StatusRow | null> {
   const row = rowOfText(p.text, p.id);
   if (row) return followedUp(row, ctx.settings.runsDir);
-  const got = await rowFor(p.id, ctx, { cache: null, printed: false, closed: false });
+  const got = await rowFor(p.id, ctx, { cache: null, printed: false });
   return got && !(got.row instanceof PrintedRow) ? followedUp(got.row, ctx.settings.runsDir) : null;
 }
 
@@ -109,12 +109,10 @@ interface How {
   cache: RowCache | null;
   /** A finished run's cached row may be given as its printed text. */
   printed: boolean;
-  /** No other user can enter the runs root (closedToOthers). */
-  closed: boolean;
 }
 
 /** A run's row; null for a run no longer in the runs root (an index may still name it). */
-function rowFor(id: string, ctx: ReadContext, { cache, printed, closed }: How): Got | Promise<Got> {
+function rowFor(id: string, ctx: ReadContext, { cache, printed }: How): Got | Promise<Got> {
   const paths = runPaths(ctx.root, id);
   const { problem: recordsProblem, records } = recordsCheck(paths);
   // A finished run's summary was written once; only what the user may still edit is read again:
@@ -123,9 +121,7 @@ function rowFor(id: string, ctx: ReadContext, { cache, printed, closed }: How): 
   const stampNow = cached ? countsStamp(paths) : '';
   const hit = cached ? fromCache(cached, id, cached.stamp === stampNow, printed, ctx.settings.runsDir) : null;
   // Nothing another user could have planted is believed: the row says what is wrong and the fix.
-  // A finished run cached under a runs root no one else can enter: no one else reaches its
-  // directory either (status reads a thousand; a stat each).
-  const unsafe = hit && closed ? null : (workspaceProblem(paths) ?? recordsProblem);
+  const unsafe = workspaceProblem(paths) ?? recordsProblem;
   if (unsafe) return { row: brokenRow(id, paths, 'waiting', unsafe, 0) };
   if (cached && hit)
     return {

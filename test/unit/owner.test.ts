@@ -1,9 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { closedToOthers } from '../../src/adapters/owner.js';
 import { describeOwnerProblem, ownerProblem } from '../../src/core/run/owner.js';
 
 describe('ownerProblem', () => {
@@ -18,22 +14,5 @@ describe('ownerProblem', () => {
     const other = ownerProblem({ path: '/r', uid: 65534, mode: 0o700 }, 1000);
     expect(describeOwnerProblem('the runs root /r', other!)).toMatch(/belongs to uid 65534.*chown 1000 \/r/);
     expect(ownerProblem({ path: '/r', uid: 5, mode: 0o777 }, null)).toBeNull();
-  });
-});
-
-describe('closedToOthers', () => {
-  it('is a directory of the person with no permission for anyone else', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'closed-'));
-    try {
-      chmodSync(dir, 0o700);
-      expect(closedToOthers(dir)).toBe(true);
-      for (const mode of [0o710, 0o701, 0o750, 0o755, 0o740]) {
-        chmodSync(dir, mode);
-        expect(closedToOthers(dir), mode.toString(8)).toBe(false);
-      }
-      expect(closedToOthers(join(dir, 'gone'))).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -48,6 +48,34 @@ export function safeJsonText(json: string): string {
   );
 }
 
+/** Single bytes no text overnight writes holds raw: C0 controls but newline, and DEL. */
+const RAW_BYTES = [...Array(32).keys(), 0x7f].filter((c) => c !== 0x0a);
+
+/**
+ * Whether UTF-8 bytes hold a control raw: a C0 control but newline, or a character safeJsonText
+ * escapes (DEL, C1, bidi). Looked for natively, byte by byte or by each character's lead byte:
+ * status checks a megabyte of its own cached JSON so before printing it.
+ */
+export function hasRawControl(bytes: Buffer): boolean {
+  for (const c of RAW_BYTES) if (bytes.includes(c)) return true;
+  // C1, U+0080 to U+009F: C2 80 to C2 9F.
+  for (let i = bytes.indexOf(0xc2); i >= 0; i = bytes.indexOf(0xc2, i + 1)) {
+    const next = bytes[i + 1] as number;
+    if (next >= 0x80 && next <= 0x9f) return true;
+  }
+  // U+061C: D8 9C.
+  for (let i = bytes.indexOf(0xd8); i >= 0; i = bytes.indexOf(0xd8, i + 1))
+    if (bytes[i + 1] === 0x9c) return true;
+  // U+200E, U+200F, U+202A to U+202E: E2 80 8E, 8F, AA to AE; U+2066 to U+2069: E2 81 A6 to A9.
+  for (let i = bytes.indexOf(0xe2); i >= 0; i = bytes.indexOf(0xe2, i + 1)) {
+    const a = bytes[i + 1] as number;
+    const b = bytes[i + 2] as number;
+    if (a === 0x80 && (b === 0x8e || b === 0x8f || (b >= 0xaa && b <= 0xae))) return true;
+    if (a === 0x81 && b >= 0xa6 && b <= 0xa9) return true;
+  }
+  return false;
+}
+
 /**
  * One item of a list as `safeJson(list, 2)` prints it, without its comma: kept as text, an item
  * is printed again without being made again (status's finished runs, see read/row-cache.ts).

@@ -15,7 +15,7 @@ import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { crashRestarts } from '../core/supervise/exits.js';
 import { mayBeStarting } from '../core/supervise/state.js';
 import type { ReadContext } from './context.js';
-import { fromCache, PrintedRow, readFinal, recounted } from './finished.js';
+import { fromCache, PrintedRow, readFinal, recounted, summaryRow } from './finished.js';
 import { notifyWarnings } from './notify-warnings.js';
 import { observeRun } from './observe.js';
 import { CACHE_MIN_RUNS, loadRowCache, rowOfText, type RowCache } from './row-cache.js';
@@ -133,9 +133,7 @@ function rowFor(id: string, ctx: ReadContext, { cache, printed }: How): Got | Pr
   const final = hasSentinel(paths) ? readFinal(id, paths) : null;
   if (final && 'bad' in final) return brokenFinal(id, paths, final.bad);
   if (final) {
-    // Where the run is now: an archived run's summary was written before it moved.
-    const { countsStamp: stamp, ...summary } = final.row;
-    const row: StatusRow = { ...summary, workspace: paths.workspace };
+    const { row, stamp } = summaryRow(final.row, id, paths.workspace);
     const stampNow = countsStamp(paths);
     if (stamp === undefined || stamp !== stampNow)
       return { row: recounted(id, paths, row, stampNow, cache, records) };

@@ -1,3 +1,4 @@
+import { hashText } from '../core/hash.js';
 import { isBackend } from '../core/run/backend.js';
 import { intIn, isTime, numberIn, SESSION_MAX, TEXT_MAX, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
@@ -130,6 +131,12 @@ const defaults = (): Record<string, unknown> => ({
 
 /** The row's keys in order: the defaults', then the others' in FIELDS' order. */
 const ROW_ORDER = [...new Set([...Object.keys(defaults()), ...Object.keys(FIELDS)])];
+
+/**
+ * The row's form as text: status's row cache (kept as printed, never made again) is used only by a
+ * version whose rows have the same keys in the same order. Bump the number when a check changes.
+ */
+export const ROW_FORM = `1 ${hashText(ROW_ORDER.join(','))}`;
 
 /** A summary's row, or the first field that makes it unusable. */
 export function parseFinal(text: string, id: string): { row: FinalRow } | { bad: string } {

@@ -4,7 +4,7 @@ import { readHead } from '../adapters/files.js';
 import { runExists } from '../adapters/store.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunState } from '../core/run/types.js';
-import { parseFinal } from './final-row.js';
+import { parseFinal, parseFinalDoc, type FinalRow } from './final-row.js';
 import { rowOfText, type CachedRow, type RowCache } from './row-cache.js';
 import { countFindings, countQuestions, type StatusRow } from './rows.js';
 
@@ -67,4 +67,24 @@ export function readFinal(id: string, paths: RunPaths): ReturnType<typeof parseF
   if (!text) return null;
   if (text.length > FINAL_MAX_BYTES) return { bad: 'is larger than a summary can be' };
   return parseFinal(text, id);
+}
+
+/**
+ * The row a summary says, where the run is now (an archived run's summary was written before it
+ * moved), and the stamp of its counts. A summary without the run's directory (an earlier
+ * version's) gets it in its place in the row's order, where a row made from the cache's text has
+ * it: the row printed is the same either way.
+ */
+export function summaryRow(
+  summary: FinalRow,
+  id: string,
+  workspace: string,
+): { row: StatusRow; stamp?: string } {
+  const { countsStamp: stamp, ...rest } = summary;
+  const row: StatusRow = { ...rest, workspace };
+  if (!('workspace' in rest)) {
+    const got = parseFinalDoc(row, id);
+    if ('row' in got) return { row: got.row, ...(stamp !== undefined ? { stamp } : {}) };
+  }
+  return { row, ...(stamp !== undefined ? { stamp } : {}) };
 }

@@ -1,13 +1,12 @@
-import { isAscii } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, rmSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, type Stats } from 'node:fs';
 
 import { exists, writeFileAtomic } from '../adapters/files.js';
 import { myUid } from '../adapters/owner.js';
 import { isRunId } from '../core/run/naming.js';
 import { recordsDir, recordsRoot } from '../core/run/paths.js';
 import { RUN_STATES, type RunState } from '../core/run/types.js';
-import { jsonListItem, safeJsonText } from '../core/text.js';
-import { parseFinalDoc } from './final-row.js';
+import { hasRawControl, jsonListItem } from '../core/text.js';
+import { parseFinalDoc, ROW_FORM } from './final-row.js';
 import type { StatusRow } from './rows.js';
 
 // Finished runs' rows as status last made them, one file per runs root (in its records, where the
@@ -19,8 +18,11 @@ import type { StatusRow } from './rows.js';
 // which changes that directory's mtime, and a run removed takes its directory with it. What can
 // change in the run's own directory (findings, questions, the owner checks) is read live as
 // before. A row status looks into (to filter, to add to, to show in the table) is made from its
-// text and checked as its summary is; an entry of the index is checked when used, the index as
-// it is read, and a file not in its form is no cache.
+// text and checked as its summary is. A text printed as it is was checked when it was made; the
+// file is used only when it holds no control raw (nothing printed from it reaches a terminal as
+// one), its first line names this format and this version's row form, its index is one and this
+// root's, and every text is framed as a list's item where the index says. Anything else is no
+// cache, and the next status that makes a row writes the file anew.
 
 /** A row is a few kilobytes; a file larger than this was not written by overnight. */
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
@@ -32,12 +34,11 @@ export const CACHE_MIN_RUNS = 32;
 const FILE = '.status-rows';
 /** The earlier cache (rows as JSON objects): removed when this one is written. */
 const OLD_FILE = '.status-rows.json';
-const HEAD = 'overnight status rows 3';
+/** The first line: this format, for rows of this form (see ROW_FORM). */
+const HEAD = `overnight status rows 3 ${ROW_FORM}`;
 const STATES = new Set<string>(RUN_STATES);
 /** What follows each text in the file: what follows an item of a list but the last. */
 const SEPARATOR = Buffer.from(',\n');
-/** The C0 controls but newline: none is in a file overnight wrote (JSON escapes them all). */
-const C0 = [...Array(32).keys()].filter((c) => c !== 0x0a);
 
 /** A finished run's cached row: its printed text, and what status needs without making it. */
 export interface CachedRow {
@@ -96,13 +97,11 @@ export function rowOfText(text: Uint8Array, id: string): StatusRow | null {
 export function loadRowCache(root: string): RowCache {
   const path = `${recordsRoot(root)}/${FILE}`;
   const file = readOwn(path);
-  const entries = readIndex(file?.bytes ?? null, root);
+  const entries = readIndex(file, root);
   const used = new Set<string>();
   let changed = false;
   const textOf = (e: Entry) =>
-    typeof e.text === 'number' && file
-      ? file.bytes.subarray(e.text, e.text + (e.index[8] as number))
-      : e.text;
+    typeof e.text === 'number' && file ? file.subarray(e.text, e.text + (e.index[8] as number)) : e.text;
   return {
     get(id, records) {
       used.add(id);
@@ -117,10 +116,7 @@ export function loadRowCache(root: string): RowCache {
       if (typeof stamp !== 'string' || typeof state !== 'string' || !STATES.has(state)) return null;
       if ((next !== null && (typeof next !== 'string' || !isRunId(next))) || (repo !== 0 && repo !== 1))
         return null;
-      let text = textOf(e) as Uint8Array;
-      // Written safe (jsonListItem); a file with more than ASCII in it is made safe again.
-      if (typeof e.text === 'number' && !file?.ascii)
-        text = Buffer.from(safeJsonText(Buffer.from(text).toString('utf8')));
+      const text = textOf(e) as Uint8Array;
       return { text, stamp, state: state as RunState, continuedBy: next, repo: repo === 1 };
     },
     put(id, records, row, stamp) {
@@ -167,31 +163,35 @@ export function loadRowCache(root: string): RowCache {
 }
 
 /**
- * The file when only the person can have written it and it has no control in it (null
- * otherwise), and whether it is all ASCII, which needs no more escaping for a terminal.
+ * The file, when it is one (not a link), only the person can have written it, and it holds no
+ * control raw (JSON escapes every one, and the texts were written escaped for a terminal too):
+ * null otherwise.
  */
-function readOwn(path: string): { bytes: Buffer; ascii: boolean } | null {
+function readOwn(path: string): Buffer | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
   try {
     const st = fstatSync(fd);
     const me = myUid();
-    if ((me !== null && st.uid !== me) || (st.mode & 0o022) !== 0 || st.size > CACHE_MAX_BYTES) return null;
+    if (!st.isFile() || (me !== null && st.uid !== me) || (st.mode & 0o022) !== 0) return null;
+    if (st.size > CACHE_MAX_BYTES) return null;
     const buf = Buffer.allocUnsafe(st.size);
     let got = 0;
     for (let n = 1; got < buf.length && n > 0; got += n) n = readSync(fd, buf, got, buf.length - got, got);
     const bytes = buf.subarray(0, got);
-    // Looked for natively: a thousand rows are a megabyte.
-    if (C0.some((c) => bytes.includes(c))) return null;
-    return { bytes, ascii: isAscii(bytes) && !bytes.includes(0x7f) };
+    return hasRawControl(bytes) ? null : bytes;
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    try {
+      closeSync(fd);
+    } catch {
+      // read already, or not at all
+    }
   }
 }
 
@@ -220,6 +220,9 @@ function readIndex(bytes: Buffer | null, root: string): Map<string, Entry> {
     if (!Array.isArray(x) || x.length !== 9 || typeof x[0] !== 'string') return new Map();
     const length: unknown = x[8];
     if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return new Map();
+    // Each text a list's item (`  {` to `}`), then a comma and a newline.
+    const framed = bytes[at] === 0x20 && bytes[at + 1] === 0x20 && bytes[at + 2] === 0x7b;
+    if (!framed || bytes[at + length - 1] !== 0x7d) return new Map();
     if (bytes[at + length] !== 0x2c || bytes[at + length + 1] !== 0x0a) return new Map();
     entries.set(x[0], { index: x, text: at });
     at += length + SEPARATOR.length;

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
@@ -35,8 +35,14 @@ interface Row {
   questions: number;
 }
 
-/** A finished run, and COPIES copies of it finished long ago (settled: they are cached). */
-async function finishedRuns(sb: Sandbox): Promise<string[]> {
+/**
+ * A finished run, and COPIES copies of it finished long ago (settled: they are cached); `edit`
+ * changes each copy's summary, as an earlier version may have written it.
+ */
+async function finishedRuns(
+  sb: Sandbox,
+  edit: (summary: Record<string, unknown>, i: number) => Record<string, unknown> = (s) => s,
+): Promise<string[]> {
   sb.setBehaviour({ work: 60 });
   const { id: template } = await sb.launch('Answer me', ['--duration', '1h']);
   await sb.agentPid(template);
@@ -53,6 +59,11 @@ async function finishedRuns(sb: Sandbox): Promise<string[]> {
       const path = join(records, f);
       writeFileSync(path, readFileSync(path, 'utf8').split(template).join(id));
     }
+    const summary = join(records, 'final.json');
+    writeFileSync(
+      summary,
+      JSON.stringify(edit(JSON.parse(readFileSync(summary, 'utf8')) as Record<string, unknown>, i)),
+    );
     // Settled: a records directory changed in the last seconds is not cached.
     utimesSync(records, hourAgo, hourAgo);
     ids.push(id);
@@ -89,5 +100,29 @@ describe('status over many finished runs', () => {
     const written = statSync(cache).mtimeMs;
     expect(await rows()).toEqual(after);
     expect(statSync(cache).mtimeMs).toBe(written);
+  });
+
+  it('prints the same bytes from the cache as made afresh, for earlier summaries too', async ({ sb }) => {
+    // Half the summaries without the run's directory, as an earlier version wrote them.
+    const ids = await finishedRuns(sb, (summary, i) => {
+      if (i % 2 === 1) return summary;
+      const { workspace: _gone, ...rest } = summary;
+      return rest;
+    });
+    const printed = async () => (await sb.run(['status', '--json'])).stdout;
+    const cache = join(sb.runs, '.overnight', '.status-rows');
+    const fresh = await printed();
+    expect(Object.keys(cachedRows(cache))).toEqual(expect.arrayContaining(ids));
+    expect(await printed()).toBe(fresh);
+    // A row counted again (a question answered) and cached anew is printed as one made afresh.
+    for (const id of [ids[2], ids[3]] as string[])
+      writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\nAnswer: SQLite\n');
+    const recounted = await printed();
+    expect(await printed()).toBe(recounted);
+    rmSync(cache);
+    expect(await printed()).toBe(recounted);
+    expect(JSON.parse(recounted)).toEqual(
+      JSON.parse(fresh).map((r: Row) => (r.id === ids[2] || r.id === ids[3] ? { ...r, questions: 0 } : r)),
+    );
   });
 });

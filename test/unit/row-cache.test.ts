@@ -63,12 +63,11 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the row cache', () => {
   test('a row put is got back, as the text status prints and as the row, while unchanged', () => {
-    const st = saved();
+    saved();
     const got = loadRowCache(root).get(ID, statSync(records));
     expect(got).toMatchObject({ stamp: STAMP, state: 'done', continuedBy: null, repo: false });
     expect(text(got!.text)).toBe(`  ${JSON.stringify(row(), null, 2).replaceAll('\n', '\n  ')}`);
     expect(rowOfText(got!.text, ID)).toEqual(row());
-    expect(st.ino).toBe(statSync(records).ino);
   });
 
   test('says what status needs without making the row: a follow-up, a repository', () => {
@@ -145,6 +144,9 @@ describe('the row cache', () => {
       withIndex((x) => ({ ...x, rows: [x.rows[0]!.slice(0, 8)] })),
       good.slice(0, -1),
       good.slice(0, -2),
+      good.replace('\n  {\n', '\n  [\n'),
+      good.replace('\n  },\n', '\n  ],\n'),
+      good.replace(head as string, 'overnight status rows 3 0 000000000000'),
       `${good}x`,
       good.replace('Survey', 'Surv\u001by'),
     ]) {
@@ -166,6 +168,7 @@ describe('the row cache', () => {
     for (const [i, v] of [
       [1, String(st.ino)],
       [2, st.mtimeMs + 1],
+      [3, st.ctimeMs - 1],
       [4, 12],
       [5, 'sleeping'],
       [6, 'not a run'],
@@ -190,14 +193,17 @@ describe('the row cache', () => {
     expect(rowOfText(got!.text, 'someone-else')).toBeNull();
   });
 
-  test('text beyond ASCII is printed made safe, as any output is', () => {
-    const st = saved(row({ task: 'Résumé \u202e des \u0085 sources' }));
+  test('text beyond ASCII is kept written safe; a file holding a control raw is no cache', () => {
+    const st = saved(row({ task: 'Résumé \u202e des \u0085 sources 日本' }));
     const got = loadRowCache(root).get(ID, st);
-    expect(text(got!.text)).toContain('Résumé \\u202e des \\u0085 sources');
-    // Written so already; a file changed to hold one raw (as many bytes) is made safe when read.
-    writeFileSync(cacheFile(), readFileSync(cacheFile(), 'utf8').replace('\\u202e', '\u202e   '));
-    const again = loadRowCache(root).get(ID, st);
-    expect(text(again!.text)).toContain('Résumé \\u202e    des');
+    expect(text(got!.text)).toContain('Résumé \\u202e des \\u0085 sources 日本');
+    const good = readFileSync(cacheFile(), 'utf8');
+    // As many bytes as the escape, so the file keeps its form: each raw one makes it no cache.
+    for (const raw of ['\u202e   ', '\u2066   ', '\u200f   ', '\u061c    ', '\u0085    ', '\u007f     ']) {
+      expect(Buffer.byteLength(raw)).toBe(6);
+      writeFileSync(cacheFile(), good.replace('\\u202e', raw));
+      expect(loadRowCache(root).get(ID, st), JSON.stringify(raw)).toBeNull();
+    }
   });
 });
 

@@ -6,11 +6,13 @@ import { localTime } from '../../src/core/local-time.js';
 import { formatBoard } from '../../src/core/status/board.js';
 import { runDetails } from '../../src/core/status/details.js';
 import {
+  hasRawControl,
   headline,
   HEADLINE_MAX,
   jsonList,
   jsonListItem,
   safeJson,
+  safeJsonText,
   safeLine,
   safeText,
 } from '../../src/core/text.js';
@@ -51,6 +53,17 @@ describe('safeText', () => {
     const text = safeJson(value, 2);
     expect(text).not.toMatch(CONTROL);
     expect(JSON.parse(text)).toEqual(value);
+  });
+
+  test('hasRawControl finds in UTF-8 exactly what safeJsonText escapes, and C0 but newline', () => {
+    const points = [...Array(0x2100).keys(), 0x3000, 0x1f600, 0xfeff, 0x10ffff];
+    for (const cp of points) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const raw = (cp < 0x20 && cp !== 0x0a) || safeJsonText(ch) !== ch;
+      expect(hasRawControl(Buffer.from(`a${ch}b`)), cp.toString(16)).toBe(raw);
+    }
+    expect(hasRawControl(Buffer.from('{"a": "Résumé … 日本 ©"}\n'))).toBe(false);
   });
 
   test('a list printed from its items kept as text is exactly safeJson(list, 2)', () => {

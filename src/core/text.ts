@@ -86,46 +86,51 @@ export function jsonListItem(value: unknown): string {
 }
 
 /**
- * The list of these items (jsonListItem's, safe already, in UTF-8 or as text), in UTF-8, exactly
+ * Bytes `start` to `end` of `bytes`, not copied: status's finished rows are pieces of one file,
+ * and a view made for each of a thousand (a typed array, made while the code is cold) cost more
+ * than printing them.
+ */
+export interface ByteSpan {
+  readonly bytes: Uint8Array;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A span's bytes as text. */
+export const spanText = (s: ByteSpan): string =>
+  Buffer.from(s.bytes.buffer, s.bytes.byteOffset + s.start, s.end - s.start).toString('utf8');
+
+/**
+ * The list of these items (jsonListItem's, safe already, as text or in UTF-8), in UTF-8, exactly
  * as safeJson(list, 2) prints it. Items that follow each other in one buffer with a comma and a
  * newline between them (status's row cache) are copied as one piece.
  */
-export function jsonList(items: readonly (string | Uint8Array)[]): Uint8Array {
+export function jsonList(items: readonly (string | ByteSpan)[]): Uint8Array {
   if (items.length === 0) return Buffer.from('[]');
   const parts: Uint8Array[] = [OPEN];
-  // A piece of one buffer being made longer: the buffer, all of it, where the piece starts and ends.
-  let piece: { whole: Uint8Array; start: number; end: number } | null = null;
+  // A piece of one buffer being made longer: the buffer, where the piece starts and ends.
+  let piece: { bytes: Uint8Array; start: number; end: number } | null = null;
   for (let i = 0; i < items.length; i++) {
-    const item = items[i] as string | Uint8Array;
+    const item = items[i] as string | ByteSpan;
     if (typeof item !== 'string' && piece && follows(piece, item)) {
-      piece.end = item.byteOffset + item.length;
+      piece.end = item.end;
       continue;
     }
-    if (piece) parts.push(piece.whole.subarray(piece.start, piece.end));
+    if (piece) parts.push(piece.bytes.subarray(piece.start, piece.end));
     piece = null;
     if (i > 0) parts.push(COMMA);
     if (typeof item === 'string') parts.push(Buffer.from(item));
-    else
-      piece = {
-        whole: new Uint8Array(item.buffer),
-        start: item.byteOffset,
-        end: item.byteOffset + item.length,
-      };
+    else piece = { bytes: item.bytes, start: item.start, end: item.end };
   }
-  if (piece) parts.push(piece.whole.subarray(piece.start, piece.end));
+  if (piece) parts.push(piece.bytes.subarray(piece.start, piece.end));
   parts.push(CLOSE);
   return Buffer.concat(parts);
 }
 
 /** Whether `item` starts two bytes after the piece ends in its buffer, with a comma and newline between. */
-function follows(piece: { whole: Uint8Array; end: number }, item: Uint8Array): boolean {
-  const { whole, end } = piece;
-  return (
-    item.buffer === whole.buffer &&
-    item.byteOffset === end + 2 &&
-    whole[end] === 0x2c &&
-    whole[end + 1] === 0x0a
-  );
+function follows(piece: { bytes: Uint8Array; end: number }, item: ByteSpan): boolean {
+  const { bytes, end } = piece;
+  return item.bytes === bytes && item.start === end + 2 && bytes[end] === 0x2c && bytes[end + 1] === 0x0a;
 }
 
 const OPEN = Buffer.from('[\n');

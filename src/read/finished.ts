@@ -4,6 +4,7 @@ import { readHead } from '../adapters/files.js';
 import { runExists } from '../adapters/store.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunState } from '../core/run/types.js';
+import type { ByteSpan } from '../core/text.js';
 import { parseFinal, parseFinalDoc, type FinalRow } from './final-row.js';
 import { rowOfText, type CachedRow, type RowCache } from './row-cache.js';
 import { countFindings, countQuestions, type StatusRow } from './rows.js';
@@ -19,7 +20,7 @@ export class PrintedRow {
   constructor(
     readonly id: string,
     readonly state: RunState,
-    readonly text: Uint8Array,
+    readonly text: ByteSpan,
   ) {}
 }
 

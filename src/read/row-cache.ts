@@ -5,7 +5,7 @@ import { myUid } from '../adapters/owner.js';
 import { isRunId } from '../core/run/naming.js';
 import { recordsDir, recordsRoot } from '../core/run/paths.js';
 import { RUN_STATES, type RunState } from '../core/run/types.js';
-import { hasRawControl, jsonListItem } from '../core/text.js';
+import { hasRawControl, jsonListItem, spanText, type ByteSpan } from '../core/text.js';
 import { parseFinalDoc, ROW_FORM } from './final-row.js';
 import type { StatusRow } from './rows.js';
 
@@ -43,10 +43,10 @@ const SEPARATOR = Buffer.from(',\n');
 /** A finished run's cached row: its printed text, and what status needs without making it. */
 export interface CachedRow {
   /**
-   * The row as `status --json` prints it (jsonListItem's text, in UTF-8), not parsed until the
-   * row is needed: printed as it is read.
+   * The row as `status --json` prints it (jsonListItem's text, in UTF-8: a piece of the file), not
+   * parsed until the row is needed: printed as it is read.
    */
-  text: Uint8Array;
+  text: ByteSpan;
   /** The counts' stamp (countsStamp) of what the row counted. */
   stamp: string;
   state: RunState;
@@ -73,15 +73,16 @@ type IndexRow = unknown[];
 
 interface Entry {
   index: IndexRow;
-  /** The text, or where it starts in the file. */
-  text: Uint8Array | number;
+  text: ByteSpan;
+  /** Its run was looked at by this status (kept on save while its records are). */
+  used: boolean;
 }
 
 /** The row a cached text is, checked as a summary is; null when it is not one. */
-export function rowOfText(text: Uint8Array, id: string): StatusRow | null {
+export function rowOfText(text: ByteSpan, id: string): StatusRow | null {
   let doc: unknown;
   try {
-    doc = JSON.parse(Buffer.from(text.buffer, text.byteOffset, text.length).toString('utf8'));
+    doc = JSON.parse(spanText(text));
   } catch {
     return null;
   }
@@ -98,17 +99,14 @@ export function loadRowCache(root: string): RowCache {
   const path = `${recordsRoot(root)}/${FILE}`;
   const file = readOwn(path);
   const entries = readIndex(file, root);
-  const used = new Set<string>();
   let changed = false;
-  const textOf = (e: Entry) =>
-    typeof e.text === 'number' && file ? file.subarray(e.text, e.text + (e.index[8] as number)) : e.text;
   return {
     get(id, records) {
-      used.add(id);
       const e = entries.get(id);
-      const x = e?.index;
-      if (!e || !x || x[1] !== records.ino || x[2] !== records.mtimeMs || x[3] !== records.ctimeMs)
-        return null;
+      if (!e) return null;
+      e.used = true;
+      const x = e.index;
+      if (x[1] !== records.ino || x[2] !== records.mtimeMs || x[3] !== records.ctimeMs) return null;
       const stamp = x[4];
       const state = x[5];
       const next = x[6];
@@ -116,11 +114,9 @@ export function loadRowCache(root: string): RowCache {
       if (typeof stamp !== 'string' || typeof state !== 'string' || !STATES.has(state)) return null;
       if ((next !== null && (typeof next !== 'string' || !isRunId(next))) || (repo !== 0 && repo !== 1))
         return null;
-      const text = textOf(e) as Uint8Array;
-      return { text, stamp, state: state as RunState, continuedBy: next, repo: repo === 1 };
+      return { text: e.text, stamp, state: state as RunState, continuedBy: next, repo: repo === 1 };
     },
     put(id, records, row, stamp) {
-      used.add(id);
       // Entries added or removed within the same timestamp tick would leave the mtime as it was.
       if (records.mtimeMs >= Date.now() - SETTLED_MS) {
         if (entries.delete(id)) changed = true;
@@ -138,7 +134,11 @@ export function loadRowCache(root: string): RowCache {
         next,
         row.repo ? 1 : 0,
       ];
-      entries.set(id, { index: [...index, text.length], text });
+      entries.set(id, {
+        index: [...index, text.length],
+        text: { bytes: text, start: 0, end: text.length },
+        used: true,
+      });
       changed = true;
     },
     save() {
@@ -147,11 +147,11 @@ export function loadRowCache(root: string): RowCache {
       // In the order status lists runs, each text followed by the comma and newline that follow it
       // in a list: runs printed one after the other are one piece of the file (see jsonList).
       const kept = [...entries]
-        .filter(([id]) => isRunId(id) && (used.has(id) || exists(recordsDir(root, id))))
+        .filter(([id, e]) => isRunId(id) && (e.used || exists(recordsDir(root, id))))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const index = JSON.stringify({ root, rows: kept.map(([, e]) => e.index) });
       const parts: Uint8Array[] = [Buffer.from(`${HEAD}\n${index}\n`)];
-      for (const [, e] of kept) parts.push(textOf(e) as Uint8Array, SEPARATOR);
+      for (const [, { text: t }] of kept) parts.push(t.bytes.subarray(t.start, t.end), SEPARATOR);
       try {
         writeFileAtomic(path, Buffer.concat(parts), 0o600, { durable: false });
         rmSync(`${recordsRoot(root)}/${OLD_FILE}`, { force: true });
@@ -224,7 +224,7 @@ function readIndex(bytes: Buffer | null, root: string): Map<string, Entry> {
     const framed = bytes[at] === 0x20 && bytes[at + 1] === 0x20 && bytes[at + 2] === 0x7b;
     if (!framed || bytes[at + length - 1] !== 0x7d) return new Map();
     if (bytes[at + length] !== 0x2c || bytes[at + length + 1] !== 0x0a) return new Map();
-    entries.set(x[0], { index: x, text: at });
+    entries.set(x[0], { index: x, text: { bytes, start: at, end: at + length }, used: false });
     at += length + SEPARATOR.length;
   }
   return at === bytes.length ? entries : new Map();

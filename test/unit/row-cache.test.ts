@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
+import { spanText, type ByteSpan } from '../../src/core/text.js';
 import { parseFinal, parseFinalDoc } from '../../src/read/final-row.js';
 import { loadRowCache, rowOfText } from '../../src/read/row-cache.js';
 import type { StatusRow } from '../../src/read/rows.js';
@@ -32,7 +33,7 @@ const row = (extra: Record<string, unknown> = {}): StatusRow => {
   if (!('row' in got)) throw new Error(got.bad);
   return got.row;
 };
-const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+const text = (span: ByteSpan) => spanText(span);
 /** The records directory as last changed a minute ago. */
 const settle = () => {
   const old = new Date(Date.now() - 60_000);

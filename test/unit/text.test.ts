@@ -67,13 +67,14 @@ describe('safeText', () => {
   });
 
   test('a list printed from its items kept as text is exactly safeJson(list, 2)', () => {
+    const whole = (bytes: Buffer) => ({ bytes, start: 0, end: bytes.length });
     const rows = [
       { id: 'a', task: `a${OSC52}b${CSI_C1}\u202E\x7f`, nested: { list: [1, { x: 'y\nz' }], empty: [] } },
       { id: 'b', task: 'Résumé 日本', none: null, gone: undefined },
       {},
     ];
     for (const list of [rows, rows.slice(0, 1), []]) {
-      const items = list.map((r, i) => (i % 2 === 0 ? jsonListItem(r) : Buffer.from(jsonListItem(r))));
+      const items = list.map((r, i) => (i % 2 === 0 ? jsonListItem(r) : whole(Buffer.from(jsonListItem(r)))));
       expect(Buffer.from(jsonList(items)).toString('utf8')).toBe(safeJson(list, 2));
     }
     // Items one after the other in one buffer, a comma and a newline between (the row cache's
@@ -82,8 +83,8 @@ describe('safeText', () => {
     const file = Buffer.from(`head\n${texts.join(',\n')},\n`);
     let at = 5;
     const views = texts.map((t) => {
-      const view = file.subarray(at, at + Buffer.byteLength(t));
-      at += view.length + 2;
+      const view = { bytes: file, start: at, end: at + Buffer.byteLength(t) };
+      at = view.end + 2;
       return view;
     });
     expect(Buffer.from(jsonList(views)).toString('utf8')).toBe(safeJson(rows, 2));
@@ -92,9 +93,10 @@ describe('safeText', () => {
     );
     // Two bytes between that are not a comma and a newline: each printed on its own.
     const other = Buffer.from(`${texts[0]};;${texts[1]}`);
+    const first = Buffer.byteLength(texts[0]!);
     const [a, b] = [
-      other.subarray(0, Buffer.byteLength(texts[0]!)),
-      other.subarray(Buffer.byteLength(texts[0]!) + 2),
+      { bytes: other, start: 0, end: first },
+      { bytes: other, start: first + 2, end: other.length },
     ];
     expect(Buffer.from(jsonList([a, b])).toString('utf8')).toBe(`[\n${texts[0]},\n${texts[1]}\n]`);
   });

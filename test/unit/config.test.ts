@@ -56,6 +56,10 @@ describe('defaults', () => {
       verifyTimeout: 20 * 60,
       verifyBudget: 0,
       verifyJunit: null,
+      verifyUnconfined: false,
+      sandbox: null,
+      sandboxNetwork: [],
+      sandboxWrite: [],
       slurm: { partition: null, account: null, mem: null, cpus: null, extra: [] },
     });
   });

@@ -5,7 +5,7 @@ import { nearest } from '../typo.js';
 import { DEFAULT_SLURM, parseSlurm, type SlurmSettings } from './slurm.js';
 import { ACCEPTS, DEFAULT_ALLOWED_TOOLS, parseValue, type Kind } from './values.js';
 
-export { DEFAULT_ALLOWED_TOOLS, REPO_ALLOWED_TOOLS } from './values.js';
+export { DEFAULT_ALLOWED_TOOLS } from './values.js';
 
 // Settings from config file, environment and flags: pure validation, no I/O.
 
@@ -40,6 +40,14 @@ export interface Settings extends Limits {
   verifyBudget: number;
   /** Where the check writes a JUnit XML file, relative to its working directory; null for none. */
   verifyJunit: string | null;
+  /** The agent's commands and the check in a sandbox: null where it is available, else off. */
+  sandbox: boolean | null;
+  /** Domains the sandbox lets the agent's commands and the check reach. */
+  sandboxNetwork: string[];
+  /** More directories the sandbox lets them write. */
+  sandboxWrite: string[];
+  /** Run the check as the person, unconfined, where no sandbox can hold it. */
+  verifyUnconfined: boolean;
   /** What every Slurm job gets besides overnight's own options: config file only (core/config/slurm). */
   slurm: SlurmSettings;
 }
@@ -103,6 +111,10 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   verify_timeout: { field: 'verifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_VERIFY_TIMEOUT' },
   verify_budget: { field: 'verifyBudget', kind: 'duration', env: 'OVERNIGHT_VERIFY_BUDGET' },
   verify_junit: { field: 'verifyJunit', kind: 'junit-path', env: 'OVERNIGHT_VERIFY_JUNIT' },
+  verify_unconfined: { field: 'verifyUnconfined', kind: 'boolean', env: 'OVERNIGHT_VERIFY_UNCONFINED' },
+  sandbox: { field: 'sandbox', kind: 'boolean', env: 'OVERNIGHT_SANDBOX' },
+  sandbox_network: { field: 'sandboxNetwork', kind: 'domains', env: 'OVERNIGHT_SANDBOX_NETWORK' },
+  sandbox_write: { field: 'sandboxWrite', kind: 'directories', env: 'OVERNIGHT_SANDBOX_WRITE' },
   notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
   notify_tries: { field: 'notifyTries', kind: 'count', env: 'OVERNIGHT_NOTIFY_TRIES' },
   notify_backoff: { field: 'notifyBackoff', kind: 'duration', env: 'OVERNIGHT_NOTIFY_BACKOFF' },
@@ -121,7 +133,7 @@ function unknownKey(key: string): string {
 }
 
 /** Keys a config file may set to null (none). */
-const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify', 'verify_junit']);
+const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify', 'verify_junit', 'sandbox']);
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
@@ -161,6 +173,10 @@ export function defaultSettings(home: string): Settings {
     verifyTimeout: 20 * 60,
     verifyBudget: 0,
     verifyJunit: null,
+    verifyUnconfined: false,
+    sandbox: null,
+    sandboxNetwork: [],
+    sandboxWrite: [],
     slurm: { ...DEFAULT_SLURM, extra: [] },
   };
 }

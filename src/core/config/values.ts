@@ -1,5 +1,6 @@
 import { toolProblem } from '../agent/tools.js';
 import { isBackend } from '../run/backend.js';
+import { domainProblem } from '../sandbox/policy.js';
 import { JUNIT_ACCEPTS, junitPath } from '../verify/junit-path.js';
 import { DURATION_HINT, parseDuration } from './duration.js';
 
@@ -18,24 +19,6 @@ export const PERMISSION_MODES = [
  * agent write anywhere the person can; acceptEdits already lets it write below its working directory.
  */
 export const DEFAULT_ALLOWED_TOOLS = ['Read', 'Glob', 'Grep', 'WebSearch', 'WebFetch'];
-/**
- * A repository run's tools when none were chosen: reading, and git to look and to commit, never to
- * push. No bare Write or Edit: acceptEdits already lets the agent edit its worktree and the run's
- * directory, and a bare Write rule would let it write anywhere (the person's checkout included).
- */
-export const REPO_ALLOWED_TOOLS = [
-  'Read',
-  'Glob',
-  'Grep',
-  'WebSearch',
-  'WebFetch',
-  'Bash(git status:*)',
-  'Bash(git diff:*)',
-  'Bash(git log:*)',
-  'Bash(git show:*)',
-  'Bash(git add:*)',
-  'Bash(git commit:*)',
-];
 
 export type Kind =
   | 'path'
@@ -51,7 +34,9 @@ export type Kind =
   | 'boolean'
   | 'backend'
   | 'shell'
-  | 'junit-path';
+  | 'junit-path'
+  | 'domains'
+  | 'directories';
 
 export const ACCEPTS: Record<Kind, string> = {
   path: 'expected a directory path',
@@ -68,6 +53,10 @@ export const ACCEPTS: Record<Kind, string> = {
   backend: 'expected tmux, detached or slurm',
   shell: 'expected a shell command, such as "npm test"',
   'junit-path': JUNIT_ACCEPTS,
+  domains:
+    'expected a list of domains, e.g. [registry.npmjs.org, "*.github.com"] or ' +
+    '"pypi.org,files.pythonhosted.org"',
+  directories: 'expected a list of absolute directory paths (or ~/…), e.g. [~/.cache/pip]',
 };
 
 /** `why`: what is wrong with this value in particular, when more can be said than ACCEPTS. */
@@ -132,6 +121,20 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return typeof text === 'string' && text.trim() !== '' && text.length <= 4096 && !text.includes('\0')
         ? { ok: true, value: text.trim() }
         : { ok: false };
+    case 'domains':
+    case 'directories': {
+      const list = listOf(raw);
+      if (!list) return { ok: false };
+      if (kind === 'domains') {
+        const why = list.map((d) => domainProblem(d.toLowerCase())).find((p) => p !== null);
+        return why ? { ok: false, why } : { ok: true, value: list.map((d) => d.toLowerCase()) };
+      }
+      const dirs = list.map((d) => (d === '~' ? home : d.startsWith('~/') ? home + d.slice(1) : d));
+      const bad = dirs.find((d) => !d.startsWith('/') || d.length > 4096 || d.includes('\0') || d === '/');
+      if (bad !== undefined)
+        return { ok: false, why: `"${bad.slice(0, 80)}" is not an absolute directory below /` };
+      return { ok: true, value: dirs.map((d) => d.replace(/\/+$/, '')) };
+    }
     case 'tools': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (!list || list.some((t) => typeof t !== 'string')) return { ok: false };
@@ -142,4 +145,11 @@ export function parseValue(kind: Kind, raw: unknown, home: string): Parsed {
       return tools.length > 0 ? { ok: true, value: tools } : { ok: false };
     }
   }
+}
+
+/** A list from YAML (a sequence) or a flag or variable (commas); empty entries dropped, at most 100. */
+function listOf(raw: unknown): string[] | null {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+  if (!list || list.length > 100 || list.some((t) => typeof t !== 'string')) return null;
+  return (list as string[]).map((t) => t.trim()).filter((t) => t !== '');
 }

@@ -1,3 +1,4 @@
+import type { SandboxSpec } from '../sandbox/policy.js';
 import type { Cause } from '../supervise/causes.js';
 import type { VerifySpec } from '../verify/types.js';
 import type { BackendName } from './backend.js';
@@ -86,11 +87,24 @@ export interface RunSpec {
   /** How its sessions run (runs recorded before backends existed ran in tmux). */
   backend: BackendName;
   /**
+   * The sandbox the agent's commands (and the check) run in; absent for a run without one (turned
+   * off, not available at launch, or recorded before sandboxes): its agent then has no Bash by default.
+   */
+  sandbox?: SandboxSpec;
+  /**
    * Absolute paths resolved at launch, so a scheduler's PATH does not matter; the tmux socket too,
    * so a pass from cron (without the launching shell's TMUX_TMPDIR) talks to the same server.
    * tmux is null for a detached run launched where there is none.
    */
-  paths: { claude: string; tmux: string | null; node: string; cli: string; tmuxSocket: string | null };
+  paths: {
+    claude: string;
+    tmux: string | null;
+    node: string;
+    cli: string;
+    tmuxSocket: string | null;
+    /** bubblewrap, which confines the check; null where it is not used. */
+    bwrap?: string | null;
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface VerifySpec {
   budget: number;
   /** Where the command writes a JUnit XML file, relative to its working directory (verify_junit). */
   junit?: string;
+  /** The person let the check run unconfined (`verify_unconfined`), where no sandbox can hold it. */
+  unconfined?: boolean;
 }
 
 /** `baseline` on the base commit before the first session, `final` at the end, `recheck` after a fix. */

@@ -25,6 +25,7 @@ import {
 import { exists, readHead, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
 import { isAlive, signalGroup } from './processes.js';
+import { checkLaunch } from './sandbox.js';
 import { readTail } from './store.js';
 
 // The check runner: the run's check command started detached in a process group of its own
@@ -61,6 +62,9 @@ export async function startCheck(
   if (old && (await isAlive(old.pid, old.startTime))) signalGroup(old.pid, 'SIGKILL');
   for (const ext of ['pid', 'exit', 'timeout', 'log', 'group', 'watchdog', 'junit'] as const)
     rmSync(file(ext), { force: true });
+  // The claim the wrapper and its watchdog race for (an empty directory of overnight's records).
+  rmSync(file('end'), { recursive: true, force: true });
+  const run = checkLaunch(spec, paths, spec.verify.command);
   writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries }));
   const { node, cli } = selfCommand();
   const argv = [
@@ -73,8 +77,9 @@ export async function startCheck(
     spec.verify.junit ?? '',
     node,
     cli,
+    run.mode,
     '--',
-    spec.verify.command,
+    ...run.argv,
   ];
   const child = spawn('/bin/sh', argv, { detached: true, stdio: 'ignore', cwd: '/' });
   child.unref();
@@ -140,12 +145,17 @@ export function checkOutput(paths: RunPaths, step: CheckStep): string {
   return checkFile(paths.state, step, 'log');
 }
 
-/** The command's process group (recorded by the wrapper), killed; never a single pid instead. */
+/**
+ * What the wrapper recorded to end the command (or its watchdog), killed: `group <n>` a process
+ * group, `process <n>` one process (bubblewrap, whose namespace dies with it; the watchdog). A bare
+ * number, from wrappers before these words, was a group.
+ */
 function killGroup(text: string | null): void {
-  const group = Number((text ?? '').trim());
-  if (!Number.isInteger(group) || group <= 1) return;
+  const m = /^(?:(group|process) )?(\d{1,10})$/.exec((text ?? '').trim());
+  const n = Number(m?.[2]);
+  if (!m || !Number.isInteger(n) || n <= 1) return;
   try {
-    process.kill(-group, 'SIGKILL');
+    process.kill(m[1] === 'process' ? n : -n, 'SIGKILL');
   } catch {
     // no member left
   }

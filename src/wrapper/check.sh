@@ -1,14 +1,21 @@
 #!/bin/sh
-# overnight's check wrapper: runs the run's check command (`launch --verify`) once, detached, in
-# its own process group (the pass starts it with setsid), so it can be killed as a whole.
-# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT JUNIT NODE CLI -- COMMAND
+# overnight's check wrapper: runs the run's check command (`launch --verify`) once, detached (the
+# pass starts it with setsid), so it can be killed as a whole.
+# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT JUNIT NODE CLI MODE -- ARGV...
+# ARGV is what runs: the check's command as `/bin/sh -c COMMAND`, behind the sandbox that confines it
+# (`bwrap ... -- /bin/sh -c COMMAND`) or `setsid`. MODE says how its processes are ended as a whole:
+#   bwrap   everything the check starts lives in bubblewrap's namespace and dies with it;
+#   setsid  the command leads a process group of its own;
+#   jobs    no setsid here (macOS): sh's job control gives it one.
 # JUNIT (empty for none): the JUnit XML file the command writes, relative to CWD (verify_junit);
 # removed before the command runs, and copied after it (its first 4 MB) into the records when it
 # is a regular file below CWD (no symbolic link, no directory outside CWD on its way).
-# The command gets a process group of its own, killed at TIMEOUT seconds by a watchdog here (the
-# step is marked timed out first); a pass kills it too if this wrapper is gone.
-# The command comes from run.yaml (the person's launch or config), never from a file the agent
-# can write. It runs with exactly the environment captured at launch, in the agent's directory.
+# A watchdog here ends the command at TIMEOUT seconds (the step is marked timed out first); it never
+# depends on job control, ends with the command, and cannot mark a check that has finished: the
+# first of the two to make check-STEP.end decides how the step ended. A pass kills the whole group
+# too if this wrapper is gone.
+# ARGV comes from the pass (the person's command from run.yaml, never a file the agent can write).
+# It runs with exactly the environment captured at launch, in the agent's directory.
 set -u
 umask 077
 
@@ -34,14 +41,14 @@ atomic() {
   return 1
 }
 
-state=$1 step=$2 cwd=$3 max=$4 timeout=$5 junit=$6 node=$7 cli=$8
-shift 8
+state=$1 step=$2 cwd=$3 max=$4 timeout=$5 junit=$6 node=$7 cli=$8 mode=$9
+shift 9
 [ "${1:-}" = "--" ] && shift
-command=$1
 id=$(basename "$state")
 root=$(dirname "$(dirname "$state")")
 log="$state/check-$step.log"
 envfile="$root/.agent-env/$id.env"
+claim="$state/check-$step.end"
 
 atomic "$state/check-$step.pid" "$$ $(start_time "$$")" || exit 1
 
@@ -61,6 +68,12 @@ junit_file() {
 # A file left from before (an earlier check, the agent) is not this check's result.
 if old=$(junit_file); then rm -f -- "$old"; fi
 
+# What a signal must reach to end the check: bubblewrap itself (its namespace dies with it), or the
+# command's process group.
+target() {
+  if [ "$mode" = bwrap ]; then echo "$1"; else echo "-$1"; fi
+}
+
 header='# overnight: the environment captured at launch (sh, sourced by the wrapper)'
 first=
 [ -r "$envfile" ] && IFS= read -r first < "$envfile"
@@ -68,29 +81,41 @@ if [ "$first" != "$header" ]; then
   printf 'overnight: %s is missing or not written by overnight; the check was not run\n' "$envfile" >> "$log"
   status=127
 else
-  # One compound command from the start to the status (see agent.sh): sh forgets finished jobs
-  # only between top-level commands.
-  set -m
-  {
-    # shellcheck disable=SC2016 # expanded by the inner sh, as intended
-    env -i /bin/sh -c '. "$1" && cd "$2" && exec /bin/sh -c "$3"' overnight-check "$envfile" "$cwd" "$command" \
-      < /dev/null >> "$log" 2>&1 &
-    child=$!
-    atomic "$state/check-$step.group" "$child"
-    {
-      sleep "$timeout"
-      atomic "$state/check-$step.timeout" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-      kill -TERM -- "-$child" 2> /dev/null
-      sleep 3
-      kill -KILL -- "-$child" 2> /dev/null
-    } < /dev/null > /dev/null 2>&1 &
-    watchdog=$!
-    atomic "$state/check-$step.watchdog" "$watchdog"
-    wait "$child"
-    status=$?
-    kill -KILL -- "-$watchdog" 2> /dev/null
-  }
-  set +m
+  [ "$mode" = jobs ] && set -m
+  # The environment file is read here, outside any sandbox (overnight's records are hidden in it).
+  # shellcheck disable=SC2016 # expanded by the inner sh, as intended
+  env -i /bin/sh -c '. "$1" && cd "$2" && shift 2 && exec "$@"' overnight-check "$envfile" "$cwd" "$@" \
+    < /dev/null >> "$log" 2>&1 &
+  child=$!
+  [ "$mode" = jobs ] && set +m
+  if [ "$mode" = bwrap ]; then
+    atomic "$state/check-$step.group" "process $child"
+  else
+    atomic "$state/check-$step.group" "group $child"
+  fi
+  # The watchdog counts the seconds itself (no long sleep to orphan) and stops as soon as the
+  # step has ended: a finished check is never marked, whatever the shell.
+  (
+    n=0
+    while [ "$n" -lt "$timeout" ]; do
+      [ -d "$claim" ] && exit 0
+      sleep 1
+      n=$((n + 1))
+    done
+    mkdir "$claim" 2> /dev/null || exit 0
+    atomic "$state/check-$step.timeout" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    kill -TERM -- "$(target "$child")" 2> /dev/null
+    sleep 3
+    kill -KILL -- "$(target "$child")" 2> /dev/null
+  ) < /dev/null > /dev/null 2>&1 &
+  watchdog=$!
+  atomic "$state/check-$step.watchdog" "process $watchdog"
+  wait "$child"
+  status=$?
+  mkdir "$claim" 2> /dev/null
+  kill -TERM "$watchdog" 2> /dev/null
+  # Whatever the command left behind (a server it started) ends with it.
+  kill -KILL -- "$(target "$child")" 2> /dev/null
 fi
 
 # The output is bounded: its last MAX_BYTES are kept.

@@ -9,7 +9,7 @@ import { CHECK_STEPS, type CheckRecord, type CheckState, type CheckStep } from '
 export function checkFile(
   state: string,
   step: CheckStep,
-  ext: 'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog' | 'junit',
+  ext: 'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog' | 'junit' | 'end',
 ) {
   return `${state}/check-${step}.${ext}`;
 }

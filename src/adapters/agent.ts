@@ -1,4 +1,6 @@
 import { rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { agentArgs, promptFor } from '../core/agent/args.js';
@@ -10,6 +12,7 @@ import { backendOf, type Backend, type SessionRef } from './backend/index.js';
 import { appendLine, exists, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
 import { DEFAULT_STOP_GRACE, endLeftoverGroup, isAlive, type StopGrace } from './processes.js';
+import { writeSessionSettings } from './sandbox.js';
 import { appendRestart, readAgent, readContinuation, readSessionLogs, writeSession } from './store.js';
 
 // Starting and stopping one run's agent session through the wrapper, on the run's backend.
@@ -23,7 +26,7 @@ export const WRAPPER_PATH = fileURLToPath(new URL('../src/wrapper/agent.sh', imp
  * these variables, whatever tmux, cron or launchd hold. A run launched by an older version (NAME=value
  * lines, or no OVERNIGHT_RUN_DIR) is rewritten once, same variables. Gone, no session can start.
  */
-function ensureAgentEnv(spec: RunSpec, paths: RunPaths): void {
+function ensureAgentEnv(spec: RunSpec, paths: RunPaths): Record<string, string> {
   const text = readText(paths.agentEnv);
   if (text === null)
     throw new RunFileError(
@@ -32,8 +35,11 @@ function ensureAgentEnv(spec: RunSpec, paths: RunPaths): void {
         'launch the task again',
     );
   const captured = Object.fromEntries(parseAgentEnv(text));
-  const want = renderAgentEnv(runEnvironment(captured, paths.workspace, spec.repo !== null));
+  const want = renderAgentEnv(
+    runEnvironment(captured, paths.workspace, spec.repo !== null, spec.sandbox ? paths.tmp : null),
+  );
   if (want !== text) writeFileAtomic(paths.agentEnv, want);
+  return captured;
 }
 
 export interface SessionStart {
@@ -76,7 +82,15 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
   // tmux would start the agent in the home directory instead of a directory that is gone.
   const cwd = agentCwd(s.spec, s.paths);
   if (!exists(cwd)) throw new Error(`the agent's working directory ${cwd} is gone`);
-  ensureAgentEnv(s.spec, s.paths);
+  const captured = ensureAgentEnv(s.spec, s.paths);
+  // The sandbox and the file tools' Read rules, for the home the agent runs with.
+  const settings = writeSessionSettings(
+    dirname(s.paths.workspace),
+    s.spec,
+    s.paths,
+    captured.HOME || homedir(),
+    captured,
+  );
   const again = s.again && s.previous ? s.previous : null;
   const fresh = again ? again.fresh === true : s.handover !== undefined;
   const deadline = again ? again.deadline : s.deadline;
@@ -129,7 +143,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     selfCommand().cli,
     '--',
     s.spec.paths.claude,
-    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork),
+    ...agentArgs(s.spec, s.mode, s.spentUsd ?? 0, fresh, s.paths.workspace, fork, settings),
   ];
   // An earlier try of this session (started again under its number) left a wrapper record that
   // is no record of this one's wrapper.

@@ -61,6 +61,19 @@ export function addStartCommands(program: Command, io: Io, lazy: Lazy): void {
       'a JUnit XML file the check writes, relative to its working directory: counts and names come from it',
     )
     .option(
+      '--verify-unconfined',
+      'run the check as you, unconfined, where no sandbox can hold it (it runs code the night writes)',
+    )
+    .option(
+      '--no-sandbox',
+      "run the agent's commands unconfined (default: sandbox in config, else on where available)",
+    )
+    .option(
+      '--sandbox-network <domains>',
+      "domains the agent's commands may reach, comma-separated (repeatable); default: none",
+      collect,
+    )
+    .option(
       '--wait [duration]',
       'watch the first seconds (default 20s; on a terminal without --json this is the default) ' +
         'and exit 1 with the reason if the run fails or is about to, e.g. on a refused login',

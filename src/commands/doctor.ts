@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
+import { sandboxFacts } from '../adapters/sandbox.js';
 import { findEntries } from '../adapters/scheduler.js';
 import { slurmFacts } from '../adapters/slurm-doctor.js';
 import type { Io } from '../app/io.js';
@@ -20,6 +21,7 @@ import {
 } from '../core/doctor/checks.js';
 import { checkNotify } from '../core/doctor/notify.js';
 import { checkRunsRoot } from '../core/doctor/root.js';
+import { checkSandboxes } from '../core/doctor/sandbox.js';
 import { checkPasses, checkSchedule } from '../core/doctor/schedule.js';
 import { checkSlurm } from '../core/doctor/slurm.js';
 import { localTime } from '../core/local-time.js';
@@ -80,6 +82,7 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
     checkCredentials(env, where, io.env),
     checkPermissionMode(settings.permissionMode, process.getuid?.() === 0, io.env),
     checkExtraUsage(settings.allowOverage),
+    ...checkSandboxes(sandboxFacts(env), settings.sandbox, settings.verifyUnconfined),
     ...checkRunsRoot(root),
     checkConfig({ path: config, exists: existsSync(config), problems }),
     // Passes run the notifiers with their own PATH; `${NAME}` values come from the launching shell.

@@ -23,6 +23,10 @@ export interface LaunchOptions {
   verifyTimeout?: string;
   verifyBudget?: string;
   verifyJunit?: string;
+  verifyUnconfined?: boolean;
+  /** `--no-sandbox` makes this false (commander makes it true when not given: the config decides). */
+  sandbox?: boolean;
+  sandboxNetwork?: string[];
   taskFile?: string;
   repo?: string;
   base?: string;
@@ -51,7 +55,15 @@ export async function launchCommand(taskWords: string[], opts: LaunchOptions, io
     spec,
     root,
     warnings: launchWarnings,
-  } = await launchRun({ ...opts, task: task.text, allowedTools: opts.allowedTools?.join(',') }, io);
+  } = await launchRun(
+    {
+      ...opts,
+      task: task.text,
+      allowedTools: opts.allowedTools?.join(','),
+      sandboxNetwork: opts.sandboxNetwork?.join(','),
+    },
+    io,
+  );
   const now = io.now();
   // The run keeps this environment all night: say now if it holds no credential meant for unattended use.
   const night = nightWarnings(io, root, now);

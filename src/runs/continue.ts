@@ -21,6 +21,7 @@ import type { RunSpec } from '../core/run/types.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 import { passHooks } from '../reconcile/hooks.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
+import { confinementAgain, proveConfinement } from './confinement.js';
 import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
 import { agentTools, cliPath, endTime } from './launch.js';
@@ -86,6 +87,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
     const conversation = resumable(old, earlier, configDirOf(io.env), limits.maxTranscript);
     const handover = earlier.repo ? await checkHandover(from.id, earlier.repo) : null;
 
+    const confined = confinementAgain(earlier, io.env);
     const id = uniqueRunId(runId(now, slugify(req.name ?? earlier.name ?? earlier.task)), idTaken(root));
     const spec: RunSpec = {
       ...earlier,
@@ -103,7 +105,14 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       limits,
       continues: from.id,
       backend,
-      paths: { claude, tmux, node: process.execPath, cli: cliPath(), tmuxSocket: overnightSocket(io.env) },
+      paths: {
+        claude,
+        tmux,
+        node: process.execPath,
+        cli: cliPath(),
+        tmuxSocket: overnightSocket(io.env),
+        ...(confined.checkWith ? { bwrap: confined.checkWith } : {}),
+      },
     };
     const c: Continuation = {
       from: from.id,
@@ -118,6 +127,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
       report: left.report,
       lastWords: left.lastWords,
     };
+    await proveConfinement(root, confined, io.env);
     const paths = runPaths(root, id);
     const runDir = spec.repo ? paths.workspace : null;
     const briefingRepo = spec.repo && { ...spec.repo, runDir: paths.workspace, continues: from.id };

@@ -10,15 +10,16 @@ import type { Io } from '../app/io.js';
 import { permissionModeProblem } from '../core/agent/args.js';
 import { widerGrants } from '../core/agent/grants.js';
 import { parseUntil } from '../core/config/duration.js';
-import { describeProblem, limitsOf, REPO_ALLOWED_TOOLS, type Settings } from '../core/config/settings.js';
+import { describeProblem, limitsOf, type Settings } from '../core/config/settings.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { backendProblem, chooseBackend, type BackendName } from '../core/run/backend.js';
 import { runId, slugify, uniqueRunId } from '../core/run/naming.js';
 import { rootPaths, runPaths } from '../core/run/paths.js';
 import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
-import { toolsWithCheck } from '../core/verify/tools.js';
+import { SANDBOXED_TOOLS } from '../core/sandbox/choice.js';
 import { baselineWarning } from './baseline.js';
+import { confinementAtLaunch, proveConfinement } from './confinement.js';
 import { createRun, idTaken } from './create.js';
 import { liveNamesakes } from './namesakes.js';
 import { checkBranch, checkRepo } from './repo.js';
@@ -44,6 +45,11 @@ export interface LaunchRequest {
   verifyTimeout?: string;
   verifyBudget?: string;
   verifyJunit?: string;
+  verifyUnconfined?: boolean;
+  /** false: `--no-sandbox`; anything else leaves it to the config. */
+  sandbox?: boolean;
+  /** `--sandbox-network`, comma-separated. */
+  sandboxNetwork?: string;
   allowedTools?: string;
   permissionMode?: string;
   /** The repository to work on (--repo), and the branch's base and name. */
@@ -82,6 +88,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       verify_timeout: req.verifyTimeout,
       verify_budget: req.verifyBudget,
       verify_junit: req.verifyJunit,
+      verify_unconfined: req.verifyUnconfined ? 'true' : undefined,
+      sandbox: req.sandbox === false ? 'false' : undefined,
+      sandbox_network: req.sandboxNetwork,
       allowed_tools: req.allowedTools,
       permission_mode: req.permissionMode,
       backend: req.backend,
@@ -103,10 +112,15 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];
-  const tools = repo && !chosen.includes('allowed_tools') ? REPO_ALLOWED_TOOLS : settings.allowedTools;
-  // The grants are warned about as chosen; the check's own command is added after (exactly it).
-  const allowedTools = toolsWithCheck(tools, settings.verify);
-  warnings.push(...widerGrants(tools, settings.permissionMode));
+  const confined = confinementAtLaunch(settings, io.env);
+  warnings.push(...confined.notes);
+  // With the sandbox the agent gets Bash (confined) by default; without it, no Bash and no git rule.
+  const allowedTools = chosen.includes('allowed_tools')
+    ? settings.allowedTools
+    : confined.sandbox
+      ? SANDBOXED_TOOLS
+      : settings.allowedTools;
+  warnings.push(...widerGrants(allowedTools, settings.permissionMode, confined.sandbox !== null));
 
   const root = settings.runsDir;
   usableRunsRoot(root, 'create');
@@ -116,6 +130,8 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       `warning: a live run is already named ${JSON.stringify(req.name)} (${twins.join(', ')}); ` +
         'stop, finish and rm will ask for the id of the one you mean',
     );
+  // Proved, not assumed: the run's policy is tried before anything is made.
+  await proveConfinement(root, confined, io.env);
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   let spec: RunSpec;
   try {
@@ -148,6 +164,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       allowOverage: settings.allowOverage,
       fallbackModel: settings.fallbackModel,
       backend,
+      ...(confined.sandbox ? { sandbox: confined.sandbox } : {}),
       ...(settings.verify
         ? {
             verify: {
@@ -155,10 +172,18 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
               timeout: settings.verifyTimeout,
               budget: settings.verifyBudget,
               ...(settings.verifyJunit ? { junit: settings.verifyJunit } : {}),
+              ...(confined.checkWith === null ? { unconfined: true } : {}),
             },
           }
         : {}),
-      paths: { claude, tmux, node: process.execPath, cli: cliPath(), tmuxSocket: overnightSocket(io.env) },
+      paths: {
+        claude,
+        tmux,
+        node: process.execPath,
+        cli: cliPath(),
+        tmuxSocket: overnightSocket(io.env),
+        ...(confined.checkWith ? { bwrap: confined.checkWith } : {}),
+      },
     };
     await createRun(root, spec, io, settings);
   } finally {

@@ -74,7 +74,10 @@ export async function createWorkspace(
     seed.fill?.(at);
     mkdirSync(dirname(p.agentEnv), { recursive: true, mode: 0o700 });
     // What the agent gets all night, in every session: the wrapper starts it with this alone.
-    writeFileAtomic(p.agentEnv, renderAgentEnv(runEnvironment(env, p.workspace, spec.repo !== null)));
+    writeFileAtomic(
+      p.agentEnv,
+      renderAgentEnv(runEnvironment(env, p.workspace, spec.repo !== null, spec.sandbox ? p.tmp : null)),
+    );
     writeFileAtomic(at(p.outputLog), '');
     writeFileAtomic(at(p.restartLog), '');
     let recorded = spec;

@@ -48,7 +48,9 @@ describe('an agent that edits the files of its own run', () => {
     await waitFor(() => sb.calls().length >= 3, { timeout: 20_000, what: 'the third session' });
     const third = sb.calls()[2];
     expect(third?.argv).toContain('--resume');
-    expect(third?.argv).not.toContain('Bash');
+    // The tools are launch's, not the planted run.yaml's.
+    const tools = (argv: string[] | undefined) => argv?.slice(argv.indexOf('--allowedTools'));
+    expect(tools(third?.argv)).toEqual(tools(sb.calls()[0]?.argv));
     expect(third?.argv).not.toContain('bypassPermissions');
     expect(third?.argv.join(' ')).toContain('--permission-mode acceptEdits');
     await sb.quiesce();

@@ -89,6 +89,8 @@ describe('doctor', () => {
       'credentials',
       'permissions',
       'extra usage',
+      'sandbox',
+      'verify',
       'runs root',
       'filesystem',
       'free space',

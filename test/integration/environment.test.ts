@@ -1,4 +1,5 @@
 import { realpathSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
 import { CLI_SETTINGS, NOT_CAPTURED } from '../../src/core/run/agent-env.js';
@@ -29,7 +30,10 @@ function expected(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...sb.env, ...extra }))
     if (v !== undefined && !NOT_CAPTURED.has(k)) env[k] = v;
-  return { ...env, OVERNIGHT_RUN_DIR: sb.ws(id), ...CLI_SETTINGS };
+  // A run in the sandbox has a temp directory of its own.
+  const sandboxed = /^sandbox:/m.test(sb.read(sb.state(id, 'run.yaml')) ?? '');
+  const tmp: Record<string, string> = sandboxed ? { CLAUDE_CODE_TMPDIR: join(sb.runs, '.run-tmp', id) } : {};
+  return { ...env, OVERNIGHT_RUN_DIR: sb.ws(id), ...CLI_SETTINGS, ...tmp };
 }
 
 /** The agent's environment, without what the shell that execs it sets for itself. */

@@ -60,7 +60,13 @@ describe('parseAgentEnv', () => {
 describe('runEnvironment', () => {
   const RUN_DIR = '/home/me/overnight-runs/2026-11-21-2315-fix-tests';
   const GIT = { GIT_DIR: '/elsewhere/.git', GIT_WORK_TREE: '/elsewhere', GIT_INDEX_FILE: 'i' };
-  test.each<{ name: string; env: Record<string, string>; repo: boolean; want: Record<string, string> }>([
+  test.each<{
+    name: string;
+    env: Record<string, string>;
+    repo: boolean;
+    tmp?: string;
+    want: Record<string, string>;
+  }>([
     {
       name: 'a plain run',
       env: { HOME: '/home/me', ...GIT },
@@ -98,9 +104,21 @@ describe('runEnvironment', () => {
         OVERNIGHT_RUN_DIR: RUN_DIR,
         CLAUDE_CODE_RETRY_WATCHDOG: '0',
         CLAUDE_CODE_SUPERVISED: '1',
+        CLAUDE_CODE_STARTUP_FAILURE_RESULTS: '1',
+      },
+    },
+    {
+      name: 'a sandboxed run: a temp directory of its own, whatever the person had',
+      env: { CLAUDE_CODE_TMPDIR: '/tmp' },
+      repo: false,
+      tmp: '/home/me/overnight-runs/.run-tmp/r',
+      want: {
+        OVERNIGHT_RUN_DIR: RUN_DIR,
+        ...CLI_SETTINGS,
+        CLAUDE_CODE_TMPDIR: '/home/me/overnight-runs/.run-tmp/r',
       },
     },
   ])('$name → the run directory, and no git variable pointing elsewhere for a repository', (row) => {
-    expect(runEnvironment(row.env, RUN_DIR, row.repo)).toEqual(row.want);
+    expect(runEnvironment(row.env, RUN_DIR, row.repo, row.tmp ?? null)).toEqual(row.want);
   });
 });

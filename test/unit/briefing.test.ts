@@ -94,6 +94,8 @@ describe('renderClaudeMd for a repository run', () => {
     startedAt: STARTED,
     endsAt: ENDS,
     repo: { ...REPO, runDir: RUN_DIR },
+    sandbox: { network: [], write: [] },
+    allowedTools: ['Read', 'Bash'],
   });
 
   test.each<{ name: string; want: string }>([
@@ -103,7 +105,7 @@ describe('renderClaudeMd for a repository run', () => {
     { name: 'the base commit', want: 'from commit 48e2c9b682ee' },
     { name: 'committing on the branch', want: 'Commit your work on this branch' },
     { name: 'no pushing or other branches', want: 'Never push, merge, rebase or reset another branch' },
-    { name: 'commands git allows', want: 'a command holding `$(...)` or backticks is refused' },
+    { name: 'its commands in a sandbox', want: 'Your shell commands (the Bash tool) run in a sandbox' },
     { name: 'the run directory', want: `\`${RUN_DIR}\` (also in the environment as OVERNIGHT_RUN_DIR)` },
     { name: 'questions by absolute path', want: `\`${RUN_DIR}/questions.md\`` },
     { name: 'findings by absolute path', want: `\`${RUN_DIR}/findings/\`` },

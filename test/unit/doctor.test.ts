@@ -44,6 +44,7 @@ const HELP = [
   '--append-system-prompt <prompt>',
   '--fork-session',
   '--system-prompt-snapshot <on|off>',
+  '--settings <file-or-json>',
 ]
   .map((l) => `  ${l.padEnd(40)}does something`)
   .join('\n');

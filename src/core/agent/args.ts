@@ -11,7 +11,8 @@ import { runFiles } from './run-files.js';
  * `fresh`: a new conversation (its id already in `spec`), not a resume of the old one. `runDir`: the
  * run's directory, which a repository run's agent (working in its worktree) is given as well.
  * `fork`: a follow-up's first session resumes this earlier conversation into its own (whose id
- * overnight chose, so it knows it), leaving the earlier one as it was.
+ * overnight chose, so it knows it), leaving the earlier one as it was. `settings`: the file in the
+ * run's records with its sandbox and the file tools' Read rules (`claude --settings`).
  */
 export function agentArgs(
   spec: RunSpec,
@@ -20,6 +21,7 @@ export function agentArgs(
   fresh = false,
   runDir: string | null = null,
   fork: string | null = null,
+  settings: string | null = null,
 ): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (fork) args.push('--resume', fork, '--fork-session', '--session-id', spec.sessionId);
@@ -42,6 +44,9 @@ export function agentArgs(
     // follow-up (its directory, worktree and end time): rendered afresh from the new one instead.
     if (spec.continues) args.push('--system-prompt-snapshot', 'off');
   }
+  if (settings) args.push('--settings', settings);
+  // The person's extra writable directories are working directories of the file tools too.
+  for (const dir of spec.sandbox?.write ?? []) args.push('--add-dir', dir);
   // Last, because it takes a list: one argument per tool, so patterns may hold commas and spaces.
   if (spec.allowedTools.length > 0) args.push('--allowedTools', ...spec.allowedTools);
   return args;

@@ -1,6 +1,8 @@
 import { localTime } from '../local-time.js';
+import type { SandboxSpec } from '../sandbox/policy.js';
 import { repoSection, type RepoBriefing } from './repo-briefing.js';
 import { HERE, runFiles, type RunFiles } from './run-files.js';
+import { hasShell, shellSection } from './shell-briefing.js';
 
 // What the agent reads: CLAUDE.md, the questions.md header, and each session's prompt.
 
@@ -32,10 +34,13 @@ export interface BriefingInput {
   continued?: string;
   /** The check overnight runs at the end (`launch --verify`). */
   verify?: { command: string } | null;
+  /** The run's sandbox, and its tools: what its commands can do (core/agent/shell-briefing.ts). */
+  sandbox?: SandboxSpec;
+  allowedTools?: string[];
 }
 
 /** The briefing's part on the check: the command, and that overnight runs it itself. */
-export function verifySection(command: string): string {
+export function verifySection(command: string, canRun = true): string {
   const fence = fenceFor(command);
   return `
 ## The check
@@ -47,16 +52,20 @@ ${fence}sh
 ${command}
 ${fence}
 
-You may run it yourself (exactly this command) to see where you stand. Failures that were there
-before the night are not held against you; failures you cause are.
+${canRun ? 'Run it yourself as often as you like to see where you stand. ' : ''}Failures that were there
+before the night are not held against you; failures you cause are, and so are tests that were
+passing and are now skipped or gone.
 `;
 }
 
-export function renderClaudeMd({ task, startedAt, endsAt, repo, continued, verify }: BriefingInput): string {
+export function renderClaudeMd(input: BriefingInput): string {
+  const { task, startedAt, endsAt, repo, continued, verify } = input;
   const fence = fenceFor(task);
   const synthesisFrom = new Date(startedAt.getTime() + 0.8 * (endsAt.getTime() - startedAt.getTime()));
   const f = repo ? runFiles(repo.runDir) : HERE;
-  const check = verify ? verifySection(verify.command) : '';
+  const check = verify ? verifySection(verify.command, hasShell(input.allowedTools)) : '';
+  const shell = shellSection(input.sandbox, input.allowedTools, !!repo);
+  const where = repo ? `\n${repoSection(repo, f, hasShell(input.allowedTools))}` : '';
   const only = repo
     ? 'briefing and the task above tell you what to do;\n' +
       "   the repository's own CLAUDE.md tells you its conventions"
@@ -77,7 +86,7 @@ The task, exactly as it was given:
 ${fence}text
 ${task}
 ${fence}
-${continued ? `\n${continued}` : ''}${repo ? `\n${repoSection(repo, f)}` : ''}${check}
+${continued ? `\n${continued}` : ''}${where}${shell}${check}
 ## Time
 
 - Started: ${humanTime(startedAt)}

@@ -32,15 +32,17 @@ function where(r: RepoBriefing): string {
   return `Your working directory, \`${cwd}\`, is \`${r.subdir}\` in \`${r.worktree}\`, which`;
 }
 
-export function repoSection(r: RepoBriefing, f: RunFiles): string {
+export function repoSection(r: RepoBriefing, f: RunFiles, shell = true): string {
+  const commit = shell
+    ? `- Commit your work on this branch as you go, in small commits with clear messages
+  (\`git add <files>\`, then \`git commit -m "<message>"\`).`
+    : '- overnight commits your work on this branch after each of your sessions.';
   return `## Where you work
 
 - ${where(r)}, is a git worktree of the repository
   \`${r.path}\` on the branch \`${r.branch}\`, ${made(r)}.
   The repository's own CLAUDE.md and conventions apply as usual.
-- Commit your work on this branch as you go, in small commits with clear messages:
-  \`git add <files>\`, then \`git commit -m "<message>"\` (one command at a time, or joined with
-  \`&&\`; a command holding \`$(...)\` or backticks is refused).
+${commit}
 - Never push, merge, rebase or reset another branch, never check out another branch, and leave the
   repository's other worktrees alone (the person's checkout among them): the person reviews this
   branch in the morning.

@@ -21,6 +21,8 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   // repository follow-up's briefing rendered afresh.
   ['--fork-session'],
   ['--system-prompt-snapshot'],
+  // Every session's: the run's sandbox and the file tools' Read rules.
+  ['--settings'],
 ];
 
 const mentions = (text: string, flag: string) =>

@@ -46,6 +46,9 @@ export const GIT_ELSEWHERE: readonly string[] = [
 export const CLI_SETTINGS: Readonly<Record<string, string>> = {
   CLAUDE_CODE_RETRY_WATCHDOG: '0',
   CLAUDE_CODE_SUPERVISED: '1',
+  // A sandbox that cannot start (or any known startup failure) ends the session with a typed
+  // result (`startup_failure_reason`), which the decision reads, instead of only words on stderr.
+  CLAUDE_CODE_STARTUP_FAILURE_RESULTS: '1',
 };
 
 /** The watchdog's tuning, left out (it only matters with the watchdog on). */
@@ -53,15 +56,19 @@ const WATCHDOG_TUNING = /^CLAUDE_CODE_RETRY_WATCHDOG_/;
 
 /**
  * What the captured file holds: the launching environment, plus where the run's files are
- * (OVERNIGHT_RUN_DIR) and CLI_SETTINGS; a repository run's without the variables that would send
+ * (OVERNIGHT_RUN_DIR), CLI_SETTINGS and a sandboxed run's temp directory (`tmp`); a repository
+ * run's without the variables that would send
  * its git elsewhere.
  */
 export function runEnvironment(
   env: Record<string, string | undefined>,
   runDir: string,
   repo: boolean,
+  tmp: string | null = null,
 ): Record<string, string | undefined> {
   const own: Record<string, string | undefined> = { ...env, OVERNIGHT_RUN_DIR: runDir, ...CLI_SETTINGS };
+  // A sandboxed run's commands get a temp directory of their own, not one all runs share.
+  if (tmp) own.CLAUDE_CODE_TMPDIR = tmp;
   for (const name of Object.keys(own)) if (WATCHDOG_TUNING.test(name)) delete own[name];
   if (repo) for (const name of GIT_ELSEWHERE) delete own[name];
   return own;

@@ -28,6 +28,8 @@ export interface RunPaths {
   prompt: string;
   /** The launch environment for the wrapper: outside the workspace, which the agent can read. */
   agentEnv: string;
+  /** The run's own temp directory (`<runs root>/.run-tmp/<run id>`), the only one its sandbox may write. */
+  tmp: string;
   events: string;
   /** run.yaml's JSON twin, valid while run.yaml is unchanged. */
   specCache: string;
@@ -162,6 +164,9 @@ class LazyRunPaths implements RunPaths {
   }
   get agentEnv() {
     return `${dirname(this.workspace)}/.agent-env/${this.#id}.env`;
+  }
+  get tmp() {
+    return `${dirname(this.workspace)}/.run-tmp/${this.#id}`;
   }
   get events() {
     return `${this.state}/events.jsonl`;

@@ -75,6 +75,7 @@ describe('attention', () => {
         'oauth-not-allowed',
         'model-not-found',
         'cloud-credentials',
+        'sandbox-unavailable',
       ] as const
     ).map((cause) => ({
       name: `failed, only the person can clear it: ${cause}`,

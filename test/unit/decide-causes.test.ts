@@ -225,6 +225,7 @@ const CASES: Case[] = [
       ['oauth_org_not_allowed', 'oauth-not-allowed'],
       ['model_not_found', 'model-not-found'],
       ['cloud_credential_error', 'cloud-credentials'],
+      ['sandbox_required_unavailable', 'sandbox-unavailable'],
     ] as const
   ).map(([errorType, cause]): Case => ({
     name: `blocked: ${errorType}`,

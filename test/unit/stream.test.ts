@@ -197,6 +197,26 @@ describe('real CLI output (2.1.329), whose result lines do not start with "type"
     });
   });
 
+  test('a sandbox that cannot start (2.1.332): a typed startup failure, classified as blocked', () => {
+    const [s] = parseStream(real('sandbox-unavailable.jsonl'));
+    expect(s?.result).toMatchObject({
+      isError: true,
+      subtype: 'error_during_execution',
+      startupFailure: 'sandbox_required_unavailable',
+      text: expect.stringMatching(/bubblewrap/),
+    });
+    const end = classifyEnd({
+      exitCode: 1,
+      result: s?.result ?? null,
+      limited: false,
+      auth: false,
+      reportExists: false,
+      errorType: s?.result?.startupFailure,
+      stoppedByUs: false,
+    });
+    expect(end).toBe('blocked');
+  });
+
   test('the type is found wherever it stands in the line', () => {
     const line = JSON.stringify({
       duration_ms: 5,

@@ -20,9 +20,9 @@ export const LONG_TAIL = 64 * 1024;
 
 /**
  * What the state looks like: an index written under another shape (a field added to SessionLog,
- * or a change of meaning, which bumps the number) is rebuilt from the raw log.
+ * or to a result, or a change of meaning: each bumps the number) is rebuilt from the raw log.
  */
-export const STREAM_SHAPE = `3:${Object.keys(emptySession(null, null)).sort().join(',')}`;
+export const STREAM_SHAPE = `4:${Object.keys(emptySession(null, null)).sort().join(',')}`;
 
 const count = (text: string, what: string) => text.split(what).length - 1;
 
@@ -69,6 +69,8 @@ function longResult(head: string, tail: string) {
     api_error_status: number('api_error_status'),
     api_error_type: field(/"api_error_type":"([^"]*)"/),
     api_error: field(/"api_error":"([^"]*)"/),
+    terminal_reason: field(/"terminal_reason":"([^"]*)"/),
+    startup_failure_reason: field(/"startup_failure_reason":"([^"]*)"/),
     session_id: field(/"session_id":"([^"]*)"/),
     result: longText(head) ?? longText(tail),
     num_turns: number('num_turns'),

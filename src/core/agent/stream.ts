@@ -24,6 +24,10 @@ export interface SessionResult {
   outputTokens: number;
   /** Tool names of the calls the permission mode denied. */
   denied: string[];
+  /** Why the CLI ended its loop (`completed`, `blocking_limit`, `api_error`, …), when it says. */
+  terminalReason: string | null;
+  /** A known failure to start (`sandbox_required_unavailable`, …): no turn was taken. */
+  startupFailure: string | null;
 }
 
 export interface SessionLog {
@@ -92,6 +96,9 @@ export function emptySession(
 
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A code word of the CLI's (`[a-z_]`, short): anything else is no code. */
+const word = (v: unknown): string | null =>
+  typeof v === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(v) ? v : null;
 
 export function parseResult(e: Record<string, unknown>): SessionResult {
   const usage = (e.usage ?? {}) as Record<string, unknown>;
@@ -114,6 +121,8 @@ export function parseResult(e: Record<string, unknown>): SessionResult {
       (num(usage.cache_creation_input_tokens) ?? 0),
     outputTokens: num(usage.output_tokens) ?? 0,
     denied: denials.map((d) => str((d as Record<string, unknown>)?.tool_name) ?? 'unknown'),
+    terminalReason: word(e.terminal_reason),
+    startupFailure: word(e.startup_failure_reason),
   };
 }
 

@@ -35,6 +35,16 @@ const BLOCKERS: Record<string, { cause: Cause; what: string; fix: string }> = {
     what: 'the model is not available to this account or deployment',
     fix: 'choose a model it has (`--model`, the `model` setting) or a `fallback_model`, then launch again',
   },
+  // A startup failure (CLAUDE_CODE_STARTUP_FAILURE_RESULTS): the sandbox the run was launched
+  // with cannot start now (bubblewrap removed, user namespaces refused since), and no session may
+  // run without it.
+  sandbox_required_unavailable: {
+    cause: 'sandbox-unavailable',
+    what: "Claude Code could not start the run's sandbox",
+    fix:
+      'run `overnight doctor` to see what is missing (apt-get install bubblewrap socat, or user ' +
+      'namespaces allowed), then `overnight continue` the run; it never runs the agent unconfined',
+  },
   cloud_credential_error: {
     cause: 'cloud-credentials',
     what: 'the cloud provider credentials (Bedrock, Vertex) could not be loaded',

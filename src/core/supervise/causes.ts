@@ -51,6 +51,7 @@ export const CAUSES = {
   'oauth-not-allowed': 'the organization does not allow this sign-in for Claude Code',
   'model-not-found': 'the model is not available to this account or deployment',
   'cloud-credentials': 'the cloud provider (Bedrock, Vertex) credentials could not be loaded',
+  'sandbox-unavailable': "Claude Code could not start the run's sandbox: no session runs unconfined",
   'worktree-gone': 'the repository run’s worktree was removed outside overnight',
   // none of the above: a run recorded before causes whose prose says nothing known
   unknown: 'recorded before cause codes, in words no known pattern reads',
@@ -75,6 +76,7 @@ export const PERSON_ONLY: readonly Cause[] = [
   'oauth-not-allowed',
   'model-not-found',
   'cloud-credentials',
+  'sandbox-unavailable',
 ];
 
 /** A run that ends on these has no report (the person reads findings/ themselves). */

@@ -66,7 +66,8 @@ export function endOfSession(
       apiError: r.apiError,
     },
     conversation: current?.sessionId ?? null,
-    errorType: current?.errorType ?? null,
+    // A sandbox that could not start ends the session before any turn: a cause like the others.
+    errorType: current?.errorType ?? current?.result?.startupFailure ?? null,
     lastWords: current?.otherLines.findLast((l) => l.trim() !== '')?.trim() ?? null,
     limit: current ? limitOf(current, endedAt, localOffset, allowOverage) : null,
     authFailures: current ? authFailuresInARow(logs) : 0,

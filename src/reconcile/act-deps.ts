@@ -1,6 +1,7 @@
 import { removeSession, startSession, stopAgent, wrapperOf, type SessionStart } from '../adapters/agent.js';
 import { checkOutput, startCheck, stopCheck } from '../adapters/check.js';
 import { writeFileAtomic } from '../adapters/files.js';
+import { commitLeftWork } from '../adapters/git-commit.js';
 import type { StopGrace } from '../adapters/processes.js';
 import {
   appendEvent,
@@ -57,6 +58,8 @@ export interface ActDeps {
   finalize(id: string, paths: RunPaths, now: Date, hooks: PassHooks | undefined): Promise<unknown>;
   /** A fresh conversation's id. */
   newSessionId(): string;
+  /** What the agent left uncommitted in a repository run's worktree, committed by overnight. */
+  commitWork: typeof commitLeftWork;
 }
 
 export const REAL_ACT_DEPS: ActDeps = {
@@ -78,5 +81,6 @@ export const REAL_ACT_DEPS: ActDeps = {
   },
   armWake: armWakeTimer,
   finalize: (id, paths, now, hooks) => finalizeFinished(id, paths, now, hooks),
+  commitWork: commitLeftWork,
   newSessionId: () => crypto.randomUUID(),
 };

@@ -1,4 +1,5 @@
 import { stopGraceOf } from '../adapters/processes.js';
+import { hasShell } from '../core/agent/shell-briefing.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
@@ -37,6 +38,7 @@ export async function act(
     });
   const grace = stopGraceOf(spec.limits.stopGrace);
   const session = obs.session;
+  if (['start', 'finish', 'check'].includes(action.kind)) await commitForAgent(spec, paths, obs, now, deps);
 
   switch (action.kind) {
     case 'none':
@@ -178,4 +180,37 @@ function finalVerdict(spec: RunSpec, obs: Observation): Record<string, string> {
   if (!spec.verify) return {};
   const result = verifyResult(spec.verify, obs.checks ?? {}, null);
   return { verdict: result.verdict, check: verdictLine(result) };
+}
+
+/**
+ * An agent with no shell (a run without the sandbox) cannot commit: what its ended session left in
+ * a repository run's worktree is committed by overnight before anything follows it. Idempotent:
+ * with nothing left, nothing is done. A commit that fails is recorded; the run goes on.
+ */
+async function commitForAgent(
+  spec: RunSpec,
+  paths: RunPaths,
+  obs: Observation,
+  now: Date,
+  deps: ActDeps,
+): Promise<void> {
+  const session = obs.session;
+  if (!spec.repo || hasShell(spec.allowedTools) || !session || session.agent.running) return;
+  try {
+    const subject = `overnight: the agent's work in session ${session.n}, committed for it`;
+    const done = await deps.commitWork(spec, subject);
+    if (done.commit)
+      deps.store.append(paths, now, {
+        action: 'commit',
+        session: session.n,
+        commit: done.commit,
+        files: done.files,
+      });
+  } catch (err) {
+    deps.store.append(paths, now, {
+      action: 'commit-failed',
+      session: session.n,
+      error: (err as Error).message,
+    });
+  }
 }

@@ -5,7 +5,7 @@ import type { ActDeps } from '../../src/reconcile/act-deps.js';
 // act's adapters, faked for test/unit/act.test.ts.
 
 /** Fake adapters that write down each call, in order, as a short line. */
-export function fakes(opts: { sentinel?: Sentinel | null; armed?: boolean } = {}) {
+export function fakes(opts: { sentinel?: Sentinel | null; armed?: boolean; commitFails?: boolean } = {}) {
   const calls: string[] = [];
   const events: Record<string, unknown>[] = [];
   const starts: SessionStart[] = [];
@@ -46,6 +46,11 @@ export function fakes(opts: { sentinel?: Sentinel | null; armed?: boolean } = {}
     },
     finalize: async (id) => void calls.push(`finalize ${id}`),
     newSessionId: () => 'new-conversation',
+    commitWork: async (spec, subject) => {
+      calls.push(`commit ${subject}`);
+      if (opts.commitFails) throw new Error('the worktree is not on its branch');
+      return { commit: spec.repo ? 'c0ffee' : null, files: 2 };
+    },
   };
   return { deps, calls, events, starts };
 }

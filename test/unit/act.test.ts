@@ -259,6 +259,51 @@ describe('act', () => {
     expect(f.calls).toEqual([]);
   });
 
+  describe("a repository run's agent without a shell: overnight commits what its session left", () => {
+    const REPO = { path: '/src/app', base: 'b'.repeat(40), branch: 'overnight/r', worktree: '/w' };
+    const start: Action = { kind: 'start', cause: 'crash', mode: 'resume', reason: 'crashed', exit: 1 };
+    test.each([
+      {
+        name: 'no sandbox, no Bash: committed, then started',
+        tools: ['Read'],
+        obs: observation(),
+        commits: true,
+      },
+      {
+        name: 'a shell of its own: it commits itself',
+        tools: ['Read', 'Bash'],
+        obs: observation(),
+        commits: false,
+      },
+      {
+        name: 'the agent still running: nothing committed under it',
+        tools: ['Read'],
+        obs: observation({ session: running() }),
+        commits: false,
+      },
+    ])('$name', async ({ tools, obs, commits }) => {
+      const f = fakes();
+      await act({ ...SPEC, repo: REPO, allowedTools: tools }, PATHS, obs, start, ctx(), NOW, f.deps);
+      expect(f.calls[0]?.startsWith('commit ')).toBe(commits);
+      expect(f.events.some((e) => e.action === 'commit')).toBe(commits);
+    });
+
+    test('a commit that fails is recorded, and the run goes on', async () => {
+      const f = fakes({ commitFails: true });
+      await act(
+        { ...SPEC, repo: REPO, allowedTools: ['Read'] },
+        PATHS,
+        observation(),
+        start,
+        ctx(),
+        NOW,
+        f.deps,
+      );
+      expect(f.events[0]).toMatchObject({ action: 'commit-failed', error: /not on its branch/ });
+      expect(f.calls.at(-1)).toBe('start resume');
+    });
+  });
+
   test('a session started is told what the previous one was and what it spent', async () => {
     const f = fakes();
     const action: Action = { kind: 'start', cause: 'crash', mode: 'resume', reason: 'crashed', exit: 1 };

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 
 import { OperationalError } from '../core/errors.js';
 import { describeRootProblem, type RootProblem } from '../core/run/runs-root.js';
-import { ownerProblemAt } from './owner.js';
+import { markLayout } from './legacy-layout.js';
+import { foreignLinkAt, ownerProblemAt } from './owner.js';
 
 // The runs root checked before a command uses it, so that whatever is wrong with it is said in
 // one line naming the path and the problem, never as errno text from deep inside a write.
@@ -61,14 +62,17 @@ export function probeRunsRoot(root: string, use: RootUse): RootProblem | 'absent
     if (use !== 'create') return 'absent';
     try {
       mkdirSync(root, { mode: 0o700 });
+      // A new root holds no run of the old layout: no directory in it is ever taken for one.
+      markLayout(root);
     } catch (e) {
       return problemOf(root, parent, e);
     }
     return null;
   }
   if (!isDir) return { kind: 'file', root, path: root };
-  // Another user who can write here could plant a run, or a notification a pass would send.
-  const owner = ownerProblemAt(root);
+  // Another user who can write here could plant a run, or a notification a pass would send; one
+  // who made the root a link of theirs decides where it leads (the kernel may not stop it).
+  const owner = foreignLinkAt(root) ?? ownerProblemAt(root);
   if (owner) return { kind: 'owner', root, problem: owner };
   try {
     accessSync(root, use === 'read' ? constants.R_OK | constants.X_OK : constants.W_OK | constants.X_OK);

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
+
 import { loadSettings } from '../adapters/config-file.js';
 import { ensureLayout } from '../adapters/legacy-layout.js';
 import { probeRunsRoot } from '../adapters/runs-root.js';
 import { describeProblem, type Settings } from '../core/config/settings.js';
-import { recordsRoot, rootPaths } from '../core/run/paths.js';
+import { recordsDir, recordsRoot, rootPaths } from '../core/run/paths.js';
 import type { Io } from './io.js';
 
 /** Settings for the commands that must keep working with a bad config: each problem is a warning. */
@@ -26,7 +28,12 @@ function layoutOnce(root: string, io: Io): void {
   if (probeRunsRoot(root, 'read') !== null) return;
   for (const dir of [root, rootPaths(root).archive]) {
     try {
-      const moved = ensureLayout(dir);
+      const { moved, conflicts } = ensureLayout(dir);
+      for (const id of conflicts)
+        io.stderr(
+          `warning: ${join(dir, id)} holds run.yaml or .overnight/ of the old layout, and the run has ` +
+            `records in ${recordsDir(dir, id)} already: those files were not merged, and are never read`,
+        );
       if (moved.length > 0)
         io.stderr(
           `note: moved overnight's records of ${moved.length} run${moved.length === 1 ? '' : 's'} ` +

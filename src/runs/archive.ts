@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { exists, mtime, present } from '../adapters/files.js';
 import { recordedTree } from '../adapters/git-worktree.js';
 import { removeWorktree, uncommitted, type GitTree } from '../adapters/git.js';
+import { markLayout } from '../adapters/legacy-layout.js';
 import { markRemoved } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
@@ -45,7 +46,11 @@ export async function archiveRun(root: string, id: string, now: Date): Promise<s
   // sent once the run has moved (see the sender).
   await settle(id, from, now);
   const archive = rootPaths(root).archive;
-  mkdirSync(archive, { recursive: true, mode: 0o700 });
+  // Made now, it holds no run of the old layout: marked, so none of its directories is taken for one.
+  if (!exists(archive)) {
+    mkdirSync(archive, { recursive: true, mode: 0o700 });
+    markLayout(archive);
+  }
   const to = join(archive, id);
   if (exists(to)) throw new OperationalError(`${to} already exists; ${id} was left where it is`);
   // Read before the move: the index says how the run ended.

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { SessionLog } from '../core/agent/stream.js';
@@ -140,13 +140,45 @@ export function writeSentinel(paths: RunPaths, kind: Sentinel['kind'], reason: s
   writeView(kind === 'DONE' ? paths.doneView : paths.failedView, text);
 }
 
-/** A view is written in place of whatever is there (a link the agent made is replaced, not followed). */
-export function writeView(path: string, text: string): void {
+/** Why the finished run's DONE or FAILED view is not there as written (something in its place), or null. */
+export function sentinelViewProblem(paths: RunPaths): string | null {
+  const sentinel = readSentinel(paths);
+  if (!sentinel) return null;
+  const view = sentinel.kind === 'DONE' ? paths.doneView : paths.failedView;
+  try {
+    if (!lstatSync(view).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return `${view} was not written: ${viewInTheWay(view)}`;
+}
+
+/**
+ * A view is written in place of whatever is there (a link the agent made is replaced, not
+ * followed); what cannot be replaced (a directory the agent made at its name) is left alone, and
+ * the view refused for this run only: the reason, or null when it was written.
+ */
+export function writeView(path: string, text: string): string | null {
   try {
     writeFileAtomic(path, text);
-  } catch {
+    return null;
+  } catch (err) {
     // the run's directory is gone or unwritable: the record stands, the view is for people only
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return `${path} was not written (${code}): ${viewInTheWay(path)}`;
   }
+}
+
+/** What stands at a view's name, in words, when it is not a file overnight can replace. */
+function viewInTheWay(path: string): string {
+  try {
+    const st = lstatSync(path);
+    if (st.isDirectory())
+      return 'a directory is in its place (made by the agent?); remove it to see the view';
+  } catch {
+    // nothing there: the directory around it is the problem
+  }
+  return "the run's directory cannot be written";
 }
 
 export function readSession(paths: RunPaths): SessionRecord | null {

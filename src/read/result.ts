@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../adapters/files.js';
+import { writeView } from '../adapters/store.js';
 import { PRIORITIES, type Priority, type Question } from '../core/agent/questions.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { TimelineEntry } from '../core/status/timeline-types.js';
@@ -73,8 +73,11 @@ function byPriority(questions: readonly Question[]): Record<Priority, string[]> 
   return out;
 }
 
-/** Writes result.json; git is asked (with its safe flags) for a repository run's branch. */
-export async function writeResult(row: StatusRow, paths: RunPaths): Promise<void> {
+/**
+ * Writes result.json; git is asked (with its safe flags) for a repository run's branch. Returns why
+ * it could not be written (a directory the agent made at its name), or null.
+ */
+export async function writeResult(row: StatusRow, paths: RunPaths): Promise<string | null> {
   const story = readStory(paths, row);
   let branch: BranchFacts | null = null;
   if (row.repo && row.base && row.branch) {
@@ -86,5 +89,5 @@ export async function writeResult(row: StatusRow, paths: RunPaths): Promise<void
     branch = { commits, diffstat };
   }
   const result = resultOf(row, paths, story, branch);
-  writeFileAtomic(`${paths.workspace}/result.json`, JSON.stringify(result, null, 2) + '\n');
+  return writeView(`${paths.workspace}/result.json`, JSON.stringify(result, null, 2) + '\n');
 }

@@ -7,7 +7,7 @@ import { readText, writeFileAtomic } from '../adapters/files.js';
 import { removeRunVars } from '../adapters/outbox.js';
 import { endLeftoverGroup, isAlive, type StopGrace } from '../adapters/processes.js';
 import { markFinished } from '../adapters/run-index.js';
-import { readAgent, readSentinel, readSession, readSpec } from '../adapters/store.js';
+import { readAgent, readSentinel, readSession, readSpec, sentinelViewProblem } from '../adapters/store.js';
 import { cancelWakeTimer } from '../adapters/wake-timer.js';
 import type { RunPaths } from '../core/run/paths.js';
 import type { RunSpec, SessionRecord } from '../core/run/types.js';
@@ -69,9 +69,11 @@ export const REAL_FINALIZE_DEPS: FinalizeDeps = {
   },
   async summarize(id, paths, spec, now) {
     const obs = await observe(paths, spec, async () => false, process.env, now);
-    const summary = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
+    const row = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
+    // A view refused for this run (a directory at its name) is named in its row; the pass goes on.
+    const refused = [await writeResult(row, paths), sentinelViewProblem(paths)].filter((p) => p !== null);
+    const summary = refused.length > 0 ? { ...row, warnings: [...(row.warnings ?? []), ...refused] } : row;
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
-    await writeResult(summary, paths);
   },
   markFinished: (paths, entry) => markFinished(dirname(paths.workspace), entry),
   clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },

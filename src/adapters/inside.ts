@@ -31,10 +31,11 @@ export function directoryInside(dir: string, path: string): boolean {
 }
 
 /**
- * At most `max` bytes from the start of `path` (all of it when `max` is absent), when it is a
- * regular file inside `dir`; null otherwise (missing, a link, a directory, outside).
+ * At most `max` bytes from the start of `path`, when it is a regular file inside `dir`; null
+ * otherwise (missing, a link, a directory, outside). Always bounded: the agent writes these files,
+ * and may make one as large as the disk.
  */
-export function readInside(dir: string, path: string, max?: number): { text: string; whole: boolean } | null {
+export function readInside(dir: string, path: string, max: number): { text: string; whole: boolean } | null {
   if (!regularInside(dir, path)) return null;
   let fd: number;
   try {
@@ -46,7 +47,7 @@ export function readInside(dir: string, path: string, max?: number): { text: str
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
-    const size = max === undefined ? st.size : Math.min(st.size, max);
+    const size = Math.min(st.size, max);
     const buf = Buffer.alloc(size);
     let n = 0;
     while (n < size) {
@@ -62,7 +63,7 @@ export function readInside(dir: string, path: string, max?: number): { text: str
   }
 }
 
-/** The text of `path` when it is a regular file inside `dir`, or null. */
-export function readTextInside(dir: string, path: string, max?: number): string | null {
+/** The text of at most `max` bytes of `path` when it is a regular file inside `dir`, or null. */
+export function readTextInside(dir: string, path: string, max: number): string | null {
   return readInside(dir, path, max)?.text ?? null;
 }

@@ -2,7 +2,7 @@ import { constants, copyFileSync, mkdirSync, readdirSync, statSync, utimesSync }
 import { dirname, join } from 'node:path';
 
 import { present } from '../adapters/files.js';
-import { directoryInside, readTextInside, regularInside } from '../adapters/inside.js';
+import { directoryInside, readInside, regularInside } from '../adapters/inside.js';
 import { readSessionLogs } from '../adapters/store.js';
 import { findTranscript } from '../adapters/transcript.js';
 import { parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/questions.js';
@@ -34,15 +34,21 @@ export interface Left {
 
 export function whatWasLeft(paths: RunPaths, spec: RunSpec): Left {
   const skipped: string[] = [];
-  const questions = readTextInside(paths.workspace, paths.questions);
-  if (questions === null && present(paths.questions)) skipped.push('questions.md');
+  // Bounded like every read of the agent's files: a larger questions.md is carried in part, said so.
+  const read = readInside(paths.workspace, paths.questions, QUESTIONS_MAX_BYTES);
+  if (read === null && present(paths.questions)) skipped.push('questions.md');
+  const questions =
+    read === null || read.whole
+      ? (read?.text ?? null)
+      : `${read.text}\n\n(overnight: questions.md was larger than ${QUESTIONS_MAX_BYTES / 1024 / 1024} MB; ` +
+        `the rest is in ${paths.questions})\n`;
   const report = regularInside(paths.workspace, paths.report);
   if (!report && present(paths.report)) skipped.push('REPORT.md');
   const findingFiles: string[] = [];
   if (directoryInside(paths.workspace, paths.findings))
     walk(paths.workspace, paths.findings, '', findingFiles, skipped);
   else if (present(paths.findings)) skipped.push('findings');
-  const all = parseQuestions((questions ?? '').slice(0, QUESTIONS_MAX_BYTES));
+  const all = parseQuestions(read?.text ?? '');
   const answered = all.flatMap((q) => (q.answered && q.answer ? [{ title: q.title, answer: q.answer }] : []));
   let logs: ReturnType<typeof readSessionLogs> = [];
   try {

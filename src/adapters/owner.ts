@@ -1,6 +1,6 @@
 import { lstatSync, statSync, type Stats } from 'node:fs';
 
-import { describeOwnerProblem, ownerProblem, type OwnerProblem } from '../core/run/owner.js';
+import { describeOwnerProblem, linkProblem, ownerProblem, type OwnerProblem } from '../core/run/owner.js';
 import type { RunPaths } from '../core/run/paths.js';
 
 // Who owns and who can write what a pass reads: the runs root, a run's directories, an outbox file.
@@ -14,6 +14,16 @@ export function ownerProblemAt(path: string, follow = true): OwnerProblem | null
   try {
     const st = follow ? statSync(path) : lstatSync(path);
     return ownerProblem({ path, uid: st.uid, mode: st.mode & 0o777 }, myUid());
+  } catch {
+    return null;
+  }
+}
+
+/** The problem with `path` when it is a symbolic link another user made; null otherwise. */
+export function foreignLinkAt(path: string): OwnerProblem | null {
+  try {
+    const st = lstatSync(path);
+    return st.isSymbolicLink() ? linkProblem({ path, uid: st.uid, mode: st.mode & 0o777 }, myUid()) : null;
   } catch {
     return null;
   }

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import { describeOwnerProblem } from '../core/run/owner.js';
+import { ownerProblemAt } from './owner.js';
+
 // Thin adapter over the tmux binary. `=name` targets match a session name exactly.
 
 export interface PaneInfo {
@@ -47,6 +50,7 @@ export class Tmux {
 
   private async run(args: string[]) {
     const server = this.socket ? ['-S', this.socket] : [];
+    if (this.socket) socketProblem(this.socket);
     // Loaded when tmux is asked: a pass or status whose runs need no tmux never compiles execa.
     const { execa } = await import('execa');
     return execa(this.bin, [...server, ...args], {
@@ -115,4 +119,23 @@ export class Tmux {
   async killSession(name: string): Promise<void> {
     await this.run(['kill-session', '-t', `=${name}`]);
   }
+}
+
+/**
+ * Refuses a socket another user could have made or swapped: its directory (not followed if a link)
+ * and the socket itself must be the person's, and no one else may write in the directory. Whoever
+ * made the directory first would otherwise own the server that runs the person's agents.
+ */
+function socketProblem(socket: string): void {
+  const dir = dirname(socket);
+  // The socket's own mode is tmux's (group bits and all); only its owner counts.
+  const sock = ownerProblemAt(socket, false);
+  const problem = ownerProblemAt(dir, false) ?? (sock?.kind === 'not-owned' ? sock : null);
+  if (problem)
+    throw new Error(
+      describeOwnerProblem(
+        `the tmux socket ${problem.path === dir ? 'directory ' : ''}${problem.path}`,
+        problem,
+      ),
+    );
 }

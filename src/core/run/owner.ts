@@ -12,6 +12,8 @@ export interface OwnerFacts {
 
 export type OwnerProblem =
   | { kind: 'not-owned'; path: string; owner: number; me: number }
+  /** A symbolic link another user made: whoever owns it decides where it leads. */
+  | { kind: 'foreign-link'; path: string; owner: number; me: number }
   | { kind: 'open'; path: string; mode: number };
 
 /** What is wrong with who can write `f`; null when only `me` can. `me` null (no uids): nothing. */
@@ -24,8 +26,20 @@ export function ownerProblem(f: OwnerFacts, me: number | null): OwnerProblem | n
 
 const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;
 
+/** A symbolic link is the person's (or the system's): another user's could be pointed anywhere. */
+export function linkProblem(f: OwnerFacts, me: number | null): OwnerProblem | null {
+  if (me === null || f.uid === me || f.uid === 0) return null;
+  return { kind: 'foreign-link', path: f.path, owner: f.uid, me };
+}
+
 /** One line: `what` (e.g. "the runs root /x"), the problem, and the fix. */
 export function describeOwnerProblem(what: string, p: OwnerProblem): string {
+  if (p.kind === 'foreign-link')
+    return (
+      `${what} is a symbolic link made by uid ${p.owner}, not by you (uid ${p.me}): another user ` +
+      `decides where it leads; remove it (rm ${p.path}) and make the directory yourself, ` +
+      'or use one of your own'
+    );
   if (p.kind === 'not-owned')
     return (
       `${what} belongs to uid ${p.owner}, not to you (uid ${p.me}): another user could plant files ` +

@@ -8,7 +8,7 @@ import { readStory } from './story.js';
 
 // result.json beside REPORT.md: a finished run for a script, written by overnight once the run is
 // settled. A view, never read back to decide: everything in it is also in the records. Its schema
-// is in the README ("result.json") and in test/fixtures/result.schema.json, which a test checks.
+// is in docs/records.md ("result.json") and in schema/result.schema.json, which a test checks.
 
 /** Bumped when a field changes meaning or goes away; new fields keep the version. */
 export const RESULT_SCHEMA = 1;

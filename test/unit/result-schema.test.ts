@@ -3,28 +3,28 @@ import { describe, expect, test } from 'vitest';
 
 import { validate } from '../helpers/json-schema.js';
 
-// result.json's schema (schema/result.schema.json): the README's example fits it, and the checker
+// result.json's schema (schema/result.schema.json): the docs' example fits it, and the checker
 // the integration tests validate real result.json files with does find what does not.
 
 const SCHEMA = JSON.parse(
   readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
 
-/** The README's example of result.json (the first ```json block after its heading). */
-function readmeExample(): Record<string, unknown> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const from = readme.indexOf('### result.json');
-  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
+/** docs/records.md's example of result.json (the first ```json block after its heading). */
+function docsExample(): Record<string, unknown> {
+  const page = readFileSync(new URL('../../docs/records.md', import.meta.url), 'utf8');
+  const from = page.indexOf('## result.json');
+  const block = /```json\n([\s\S]*?)\n```/.exec(page.slice(from));
   return JSON.parse(block?.[1] ?? '{}') as Record<string, unknown>;
 }
 
 describe('result.json schema', () => {
-  test("the README's example fits the schema", () => {
-    expect(validate(SCHEMA, readmeExample())).toEqual([]);
+  test("the docs' example fits the schema", () => {
+    expect(validate(SCHEMA, docsExample())).toEqual([]);
   });
 
   test('what does not fit is found, with where', () => {
-    const good = readmeExample();
+    const good = docsExample();
     const bad = {
       ...good,
       schema: 2,

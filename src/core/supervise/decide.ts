@@ -7,7 +7,7 @@ import type { Action, AgentNotRunning, Observation, RunningAgent } from './types
 import { verifyStep } from './verify.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
-// rules matters; their numbers are the README's ("Reading the code").
+// rules matters; their numbers are those of docs/development.md ("Reading the code").
 
 /** Resumes in a row that failed without any output before the run starts a fresh session. */
 export const FAILED_RESUMES = 3;

@@ -15,7 +15,7 @@ import type { Action, AgentNotRunning, Observation } from './types.js';
 export { synthesisDeadline } from './ended-waits.js';
 
 // What follows a session whose agent has ended: rule 6 of decide, an ordered list of named rules
-// (6.1 to 6.12; the README's "Reading the code" lists them). The first with an answer decides.
+// (6.1 to 6.12; "Reading the code" in docs/development.md lists them). The first with an answer decides.
 
 /** Consecutive refused logins before a run fails. */
 export const AUTH_TRIES = 2;

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
+import { ON_CI } from '../helpers/ci.js';
 import { git } from '../helpers/git.js';
 import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
 import { validate } from '../helpers/json-schema.js';
@@ -228,5 +229,26 @@ describe('a run with a check', () => {
     expect(done).toMatch(/verified: 4 passed, 0 new failures/);
     expect(JSON.parse(sb.read(sb.state(run.id, 'check-final.json')) ?? '{}')).toMatchObject({ tries: 2 });
     expect(sb.read(sb.state(run.id, 'events.jsonl'))).toMatch(/"action":"check".*"again":true/);
+  });
+
+  it("a check's watchdog ends with its check under dash: a night past verify_timeout blames nothing old", async ({
+    sb,
+  }) => {
+    // Debian's /bin/sh is dash, whose `set -m` does nothing without a terminal: the case that broke.
+    if (ON_CI) expect(realpathSync('/bin/sh')).toMatch(/dash$/);
+    const repo = await makeProject(sb.dir);
+    // The agent changes nothing, and works past verify_timeout before the final check.
+    sb.setBehaviour({ work: 5, report: true });
+    const run = await launchRepo(sb, repo, ['--verify-timeout', '2s', '--duration', '8s']);
+    const watchdog = await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.watchdog')), {
+      what: 'the baseline watchdog',
+    });
+    await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.exit')), { what: 'the baseline' });
+    const pid = Number(/(\d+)/.exec(watchdog)?.[1]);
+    await waitFor(() => !alive(pid), { timeout: 1_500, what: 'the watchdog gone with its check' });
+    const done = await untilDone(sb, run.workspace);
+    expect(existsSync(sb.state(run.id, 'check-baseline.timeout'))).toBe(false);
+    expect(done).toMatch(/verified: 2 passed, 0 new failures/);
+    expect(done).not.toMatch(/new failure: multiplies/);
   });
 });

@@ -3,6 +3,7 @@ import { fixOver } from '../verify/fix.js';
 import { decideEnded, synthesisDeadline } from './ended.js';
 import { watchForHang } from './hang.js';
 import { agentAlive } from './live-states.js';
+import { reviewStep } from './review.js';
 import type { Action, AgentNotRunning, Observation, RunningAgent } from './types.js';
 import { verifyStep } from './verify.js';
 
@@ -13,12 +14,8 @@ import { verifyStep } from './verify.js';
 export const FAILED_RESUMES = 3;
 
 export function decide(spec: RunSpec, obs: Observation, now: Date): Action {
-  return verifyStep(
-    spec,
-    obs,
-    now,
-    needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now))),
-  );
+  const session = needsWorktree(spec, obs, escalate(spec, obs, decideSession(spec, obs, now)));
+  return reviewStep(spec, obs, now, verifyStep(spec, obs, now, session));
 }
 
 /** 7.2 A repository run's session starts in its worktree: one removed outside overnight ends the run. */

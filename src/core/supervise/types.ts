@@ -1,5 +1,6 @@
+import type { Review } from '../review/types.js';
 import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
-import type { CheckStep, ObservedChecks } from '../verify/types.js';
+import type { CheckStep, ObservedCheck, ObservedChecks } from '../verify/types.js';
 import type { Cause } from './causes.js';
 import type { Limit } from './limits.js';
 
@@ -19,6 +20,8 @@ export interface Observation {
   worktreeGone?: boolean;
   /** The steps of the run's check (`verify`), for a run with one. */
   checks?: ObservedChecks;
+  /** The reviewer's step (`review`), and its review once it has ended. */
+  review?: { step: ObservedCheck; review: Review | null };
   /** The current session's batch job, on a scheduler's backend (Slurm): for status. */
   job?: { id: number; node: string | null; state: string; restarts: number };
 }

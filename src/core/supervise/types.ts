@@ -3,6 +3,7 @@ import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } f
 import type { CheckStep, ObservedCheck, ObservedChecks } from '../verify/types.js';
 import type { Cause } from './causes.js';
 import type { Limit } from './limits.js';
+import type { RuleId } from './rules.js';
 
 // What decide sees of one run, and what it asks for. Plain values: observe builds them, act obeys.
 
@@ -102,7 +103,12 @@ export interface ResultFacts {
  * Times are values: turning them into clock text is the printer's job (see describe.ts). `cause`
  * is the decision as a code (causes.ts), `reason` the same for a person: nothing parses the reason.
  */
-export type Action =
+export type Action = ActionKind & {
+  /** The rule of decide that chose it (rules.ts): its number, for the walk and the tests. */
+  rule?: RuleId;
+};
+
+type ActionKind =
   | { kind: 'none'; cause: Cause; reason: string }
   | { kind: 'cleanup'; cause: Cause; reason: string }
   | {

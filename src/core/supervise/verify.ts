@@ -6,7 +6,7 @@ import { verdictLine } from '../verify/verdict-text.js';
 import { verifyResult } from '../verify/verdict.js';
 import type { Action, Observation } from './types.js';
 
-// Decision 7: a run with a check (`verify`). The check is a step of its own, observed like a
+// 7.3 A run with a check (`verify`). The check is a step of its own, observed like a
 // session and never run under the lock: on the base commit before a repository run's first
 // session (the baseline), and at the end, before the synthesis or the run's end (the final check);
 // with verify_budget, a failing final check gets one fix session and the check again (the recheck).

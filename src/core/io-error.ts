@@ -29,6 +29,13 @@ export function errnoWords(code: string): string | undefined {
 }
 
 /** Node's `ENOSPC: no space left on device, open '…'` becomes `no space left on the disk (ENOSPC)`. */
+/** The system error's code (`ENOSPC`, …), from its `code` or the message a wrapper made of it; else null. */
+export function errnoOf(err: { code?: unknown; message?: unknown }): string | null {
+  if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) return err.code;
+  const message = typeof err.message === 'string' ? err.message : '';
+  return /\b(E[A-Z]{2,15}): /.exec(message)?.[1] ?? null;
+}
+
 export function describeIoError(err: { code?: unknown; message?: unknown }): string {
   const code = typeof err.code === 'string' ? err.code : null;
   const message = typeof err.message === 'string' ? err.message : String(err);

@@ -5,7 +5,7 @@ import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
-import type { Action, Observation } from '../core/supervise/types.js';
+import { fullReason, type Action, type Observation } from '../core/supervise/types.js';
 import { fixPrompt } from '../core/verify/fix.js';
 import { changedTestsLine, synthesisNote, verdictLine } from '../core/verify/verdict-text.js';
 import { verifyResult } from '../core/verify/verdict.js';
@@ -36,6 +36,7 @@ export async function act(
       action: action.kind,
       cause: action.cause,
       reason: action.reason,
+      ...(action.said?.length ? { said: action.said } : {}),
       ...details,
     });
   const grace = stopGraceOf(spec.limits.stopGrace);
@@ -58,7 +59,8 @@ export async function act(
       if (action.kind === 'cleanup' || action.stopAgent)
         await sessions.stopAgent(spec, paths, session, grace);
       await sessions.remove(spec, paths);
-      if (action.kind === 'finish') store.writeSentinel(paths, action.sentinel, action.reason, action.cause);
+      if (action.kind === 'finish')
+        store.writeSentinel(paths, action.sentinel, fullReason(action), action.cause);
       // The check's verdict as data on the line, for the notification (never read from the reason).
       record(action.kind === 'finish' ? finalVerdict(spec, obs) : {});
       await deps.finalize(spec.id, paths, now, ctx.hooks);
@@ -150,7 +152,7 @@ async function start(
     paths,
     mode: action.mode,
     previous,
-    reason: action.reason,
+    reason: fullReason(action),
     exit: action.exit,
     now,
     spentUsd: ended?.costUsd ?? 0,
@@ -160,7 +162,7 @@ async function start(
     deadline: action.deadline,
     ...checkNote(spec, paths, obs, action, checks.output),
   });
-  const fresh = action.fresh ? { fresh: action.fresh, conversation: next.sessionId } : {};
+  const fresh = action.fresh ? { fresh: action.fresh.text, conversation: next.sessionId } : {};
   const again = action.again ? { again: true } : {};
   record({ session: session.n, mode: action.mode, exit: action.exit, ...fresh, ...again });
   return true;

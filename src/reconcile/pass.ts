@@ -1,6 +1,6 @@
 import type { Io } from '../app/io.js';
 import type { Settings } from '../core/config/settings.js';
-import { describeIoError } from '../core/io-error.js';
+import { describeIoError, errnoOf } from '../core/io-error.js';
 import { rootPaths } from '../core/run/paths.js';
 import type { PassContext } from './context.js';
 import { REAL_PASS_DEPS, type PassDeps } from './pass-deps.js';
@@ -61,7 +61,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: Pas
     release = opts.dryRun ? null : await acquire(ctx, opts.retryLock ?? 0, deps, opts.forRun);
   } catch (err) {
     // No lock (a full disk refuses even its directory): still said where status and doctor look.
-    beat({ runs: 0, actions: 0, error: describeIoError(err as Error) });
+    beat({ runs: 0, actions: 0, error: ioError(err) });
     throw err;
   }
   if (!opts.dryRun && !release) return { ran: false, outcomes: [] };
@@ -90,7 +90,7 @@ async function passOnce(settings: Settings, io: Io, opts: PassOptions, deps: Pas
     }
     if (!opts.dryRun) {
       const actions = outcomes.filter((o) => o.action !== 'none').length;
-      const error = failure ? describeIoError(failure as Error) : passError(outcomes);
+      const error = failure ? ioError(failure) : passError(outcomes);
       beat({ runs: ids.length, actions, error });
     }
     if (failure) throw failure;
@@ -141,7 +141,7 @@ interface Beat {
   started: number;
   runs: number;
   actions: number;
-  error: string | null;
+  error: { text: string; errno: string | null } | null;
 }
 
 /** The heartbeat: when this pass ran, what it found, and since when passes fail, if they do. */
@@ -151,7 +151,13 @@ function heartbeat(root: string, io: Io, opts: PassOptions, deps: PassDeps, pass
   // scheduledAt proves that the installed schedule fires; passes started by an agent's exit or by
   // hand must not fake it.
   const scheduledAt = opts.scheduled ? at : (previous?.scheduledAt ?? null);
-  const failing = pass.error ? { lastError: pass.error, failingSince: previous?.failingSince ?? at } : {};
+  const failing = pass.error
+    ? {
+        lastError: pass.error.text,
+        ...(pass.error.errno ? { lastErrno: pass.error.errno } : {}),
+        failingSince: previous?.failingSince ?? at,
+      }
+    : {};
   const durationMs = deps.clock.now() - pass.started;
   deps.heartbeat.write(root, {
     at,
@@ -167,11 +173,14 @@ function heartbeat(root: string, io: Io, opts: PassOptions, deps: PassDeps, pass
  * The error a pass records in the heartbeat: the first run's that failed. An error of the system
  * (a full disk) is the same for every run and said alone; any other names its run.
  */
-function passError(outcomes: readonly Outcome[]): string | null {
+/** A pass's own error, its words and its code. */
+const ioError = (err: unknown) => ({ text: describeIoError(err as Error), errno: errnoOf(err as Error) });
+
+function passError(outcomes: readonly Outcome[]): { text: string; errno: string | null } | null {
   const failed = outcomes.find((o) => o.action === 'error');
-  if (!failed) return null;
-  const said = failed.message.replace(/^error: /, '');
-  return /\(E[A-Z]+\)$/.test(said) ? said : `${failed.id}: ${said}`;
+  if (!failed?.error) return null;
+  const { text, errno } = failed.error;
+  return { text: errno ? text : `${failed.id}: ${text}`, errno };
 }
 
 /** The pass lock; null when another pass holds it (after leaving it a request to run again). */

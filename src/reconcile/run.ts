@@ -5,7 +5,7 @@ import { markRemoved } from '../adapters/run-index.js';
 import { hasSentinel, readAgent } from '../adapters/store.js';
 import { armEndTimer } from '../adapters/wake-timer.js';
 import { RunFileError } from '../core/errors.js';
-import { describeIoError } from '../core/io-error.js';
+import { describeIoError, errnoOf } from '../core/io-error.js';
 import { lazyLocalTime } from '../core/local-time.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { decide } from '../core/supervise/decide.js';
@@ -24,6 +24,8 @@ export interface Outcome {
   mode?: string;
   state?: string;
   message: string;
+  /** An error's words without the line's prefix, and its system code when it has one (data, not prose). */
+  error?: { text: string; errno: string | null };
 }
 
 /** A run to look at again after the exit-race grace. */
@@ -88,7 +90,8 @@ export async function reconcileRun(
   } catch (err) {
     const message = (err as Error).message;
     if (err instanceof RunFileError) return { id, action: 'skipped', message: `skipped: ${message}` };
-    return { id, action: 'error', message: `error: ${describeIoError(err as Error)}` };
+    const text = describeIoError(err as Error);
+    return { id, action: 'error', message: `error: ${text}`, error: { text, errno: errnoOf(err as Error) } };
   } finally {
     // What this pass recorded, or a killed one left unqueued, goes to the outbox (cheap if nothing is new).
     if (!opts.dryRun && !ctx.lockLost) await ctx.hooks?.afterRun(id, paths);

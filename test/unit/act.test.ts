@@ -162,7 +162,7 @@ const rows: {
       mode: 'resume',
       reason: 'too big',
       exit: 1,
-      fresh: 'transcript too big',
+      fresh: { cause: 'transcript-too-large', text: 'transcript too big' },
     },
     want: true,
     calls: ['archive-transcript', 'write-spec new-conversation', 'start resume'],

@@ -37,7 +37,7 @@ interface Case {
   spec?: Partial<RunSpec>;
   obs: Observation;
   now: Date;
-  want: { kind: Action['kind']; cause: Cause; mode?: string; fresh?: string };
+  want: { kind: Action['kind']; cause: Cause; mode?: string; fresh?: { text: string } };
   /** What legacyCause reads from the reason, when not the cause itself. */
   legacy?: Cause;
 }
@@ -250,7 +250,7 @@ const CASES: Case[] = [
       kind: 'start',
       cause: 'fork-refused',
       mode: 'retry',
-      fresh: 'the transcript is missing',
+      fresh: { text: 'the transcript is missing' },
     },
     legacy: 'unknown',
   },

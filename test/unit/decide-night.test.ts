@@ -287,13 +287,20 @@ describe('refused credentials (counted on their own)', () => {
 });
 
 describe('escalation to a fresh session', () => {
-  type Resumed = { kind: 'start'; mode: 'resume'; fresh?: string; reason?: string };
-  /** A crash resumed in a fresh session, saying why. */
+  type Resumed = {
+    kind: 'start';
+    mode: 'resume';
+    fresh?: { text: string };
+    said?: string[];
+    reason?: string;
+  };
+  /** A crash resumed in a fresh session, saying why beside the reason (never in it). */
   const fresh = (why: string): Resumed => ({
     kind: 'start',
     mode: 'resume',
-    fresh: why,
-    reason: `agent ended (exit 1); starting a fresh session: ${why}`,
+    fresh: { text: why },
+    reason: 'agent ended (exit 1)',
+    said: [`starting a fresh session: ${why}`],
   });
 
   test.each<{ name: string; agent: Partial<AgentNotRunning>; want: Resumed }>([
@@ -318,7 +325,7 @@ describe('escalation to a fresh session', () => {
     const action = decide(spec(), obs, BEFORE_END);
     expect(action).toMatchObject(want);
     // Resumed as it is: no fresh session asked for at all.
-    expect((action as { fresh?: string }).fresh).toBe(want.fresh);
+    expect((action as { fresh?: { text: string } }).fresh?.text).toBe(want.fresh?.text);
   });
 
   test('the synthesis, too, starts fresh when the transcript is gone', () => {
@@ -326,7 +333,7 @@ describe('escalation to a fresh session', () => {
     expect(decide(spec(), obs, AFTER_END)).toMatchObject({
       kind: 'start',
       mode: 'synthesis',
-      fresh: 'the transcript is missing',
+      fresh: { cause: 'transcript-missing', text: 'the transcript is missing' },
     });
   });
 });

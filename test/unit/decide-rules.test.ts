@@ -227,7 +227,7 @@ describe("decide's numbered rules", () => {
     expect({ rule: action.rule, kind: action.kind }).toEqual({ rule: row.says ?? row.rule, kind: row.kind });
     // 7.1 (and 6.10, which hands the work to a fresh session) start a fresh conversation.
     if (row.rule === '7.1' || row.rule === '6.10')
-      expect(action).toMatchObject({ fresh: expect.any(String) });
+      expect(action).toMatchObject({ fresh: { text: expect.any(String) } });
   });
 
   test('every rule has a row', () => {

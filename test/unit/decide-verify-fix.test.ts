@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import { decide } from '../../src/core/supervise/decide.js';
 import { endTimerAt } from '../../src/core/supervise/end-timer.js';
+import { fullReason } from '../../src/core/supervise/types.js';
 import { fixPrompt } from '../../src/core/verify/fix.js';
 import type { ObservedCheck, ObservedChecks, TestCounts } from '../../src/core/verify/types.js';
 import { verifyResult } from '../../src/core/verify/verdict.js';
@@ -78,13 +79,13 @@ describe('verify_budget', () => {
     const recheck = check('recheck', [], { startedAt: at('07:31') });
     const a = decide(withBudget, afterFix({ final, recheck }), at('07:33'));
     expect(a).toMatchObject({ kind: 'start', mode: 'synthesis' });
-    expect(a.reason).toMatch(/verified: 3 passed, 0 new failures/);
+    expect(fullReason(a)).toMatch(/verified: 3 passed, 0 new failures/);
     // Still failing after the fix: no second fix session.
     const still = check('recheck', ['subtracts'], { startedAt: at('07:31') });
     expect(decide(withBudget, afterFix({ final, recheck: still }), at('07:33'))).toMatchObject({
       kind: 'start',
       mode: 'synthesis',
-      reason: expect.stringMatching(/NOT verified: 1 new failure: subtracts/),
+      said: [expect.stringMatching(/NOT verified: 1 new failure: subtracts/)],
     });
   });
 

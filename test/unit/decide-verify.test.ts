@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { decide } from '../../src/core/supervise/decide.js';
+import { fullReason } from '../../src/core/supervise/types.js';
 import type { ObservedCheck, ObservedChecks, TestCounts } from '../../src/core/verify/types.js';
 import { verifyResult } from '../../src/core/verify/verdict.js';
 import {
@@ -90,7 +91,7 @@ describe('the final check', () => {
   test('the synthesis gets its whole budget after the check', () => {
     const a = decide(withCheck, afterEnd({ final: check() }), at('07:40'));
     expect(a).toMatchObject({ kind: 'start', mode: 'synthesis', deadline: at('08:10') });
-    expect(a.reason).toMatch(/verified: 3 passed, 0 new failures/);
+    expect(fullReason(a)).toMatch(/verified: 3 passed, 0 new failures/);
   });
 
   test('an agent that finished itself is checked before DONE, and DONE says the verdict', () => {
@@ -101,7 +102,8 @@ describe('the final check', () => {
     expect(decide(withCheck, obs({ final: failing }), BEFORE_END)).toMatchObject({
       kind: 'finish',
       sentinel: 'DONE',
-      reason: 'finished: REPORT.md written; NOT verified: 1 new failure: adds',
+      reason: 'finished: REPORT.md written',
+      said: ['NOT verified: 1 new failure: adds'],
     });
   });
 

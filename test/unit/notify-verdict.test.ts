@@ -15,7 +15,7 @@ const run: RunFacts = {
   task: 'Fix the maths',
 };
 
-function finish(verdict: unknown, check: unknown, reason = `finished: REPORT.md written; ${String(check)}`) {
+function finish(verdict: unknown, check: unknown, reason = 'finished: REPORT.md written') {
   const line = { at: '2026-11-22T07:40:00.000Z', from: 'synthesizing', to: 'done', action: 'finish' };
   const event = eventOf({ ...line, reason, cause: 'report-written', verdict, check }, 64, run);
   if (!event) throw new Error('no event');

@@ -58,11 +58,11 @@ describe('passFailure', () => {
   });
 
   test.each([
-    { error: 'no space left on the disk (ENOSPC)', want: /^free space on the disk that holds \/runs/ },
-    { error: 'disk quota exceeded (EDQUOT)', want: /^free space/ },
-    { error: 'run-1: tmux could not start', want: /reconcile\.log/ },
-  ])('the fix for "$error"', ({ error, want }) => {
-    expect(passFailureFix(error, '/runs')).toMatch(want);
+    { errno: 'ENOSPC', want: /^free space on the disk that holds \/runs/ },
+    { errno: 'EDQUOT', want: /^free space/ },
+    { errno: undefined, want: /reconcile\.log/ },
+  ])('the fix for $errno, by the code the heartbeat keeps', ({ errno, want }) => {
+    expect(passFailureFix(errno, '/runs')).toMatch(want);
   });
 });
 
@@ -73,6 +73,7 @@ describe('checkPasses', () => {
       heartbeat: {
         at: at('03:00').toISOString(),
         lastError: 'no space left on the disk (ENOSPC)',
+        lastErrno: 'ENOSPC',
         failingSince: at('02:14').toISOString(),
       },
       want: {

@@ -180,7 +180,10 @@ const rows: {
     name: 'a run that fails: the others go on, the heartbeat names it',
     world: {
       ids: ['a', 'b'],
-      steps: { a: [{ id: 'a', action: 'error', message: 'error: boom' }], b: [act('b')] },
+      steps: {
+        a: [{ id: 'a', action: 'error', message: 'error: boom', error: { text: 'boom', errno: null } }],
+        b: [act('b')],
+      },
     },
     want: { ran: true, actions: ['a error', 'b start'] },
     calls: ['lock', 'clear-request', 'live', 'look a', 'look b', 'sweep', 'release'],

@@ -66,7 +66,7 @@ describe('7.4 the review', () => {
       {
         kind: 'start',
         mode: 'synthesis',
-        reason: expect.stringMatching(/review: concerns \(1 finding, 1 high\)/),
+        said: [expect.stringMatching(/review: concerns \(1 finding, 1 high\)/)],
       },
     ],
     [
@@ -76,7 +76,7 @@ describe('7.4 the review', () => {
         review: readReview('', null, 'it ran past review_budget'),
       }),
       AFTER_END,
-      { kind: 'start', mode: 'synthesis', reason: expect.stringMatching(/review did not finish/) },
+      { kind: 'start', mode: 'synthesis', said: [expect.stringMatching(/review did not finish/)] },
     ],
   ])('%s', (_name, obs, now, want) => {
     expect(decide(withReview, obs, now)).toMatchObject(want);

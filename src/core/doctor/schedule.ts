@@ -106,7 +106,7 @@ export function checkPasses(heartbeat: unknown, root: string, now: Date, clock: 
   const beat = parseHeartbeat(heartbeat);
   const failure = passFailure(beat, clock);
   if (beat?.lastError && failure)
-    return { name, status: 'problem', detail: failure, fix: passFailureFix(beat.lastError, root) };
+    return { name, status: 'problem', detail: failure, fix: passFailureFix(beat.lastErrno, root) };
   if (!beat) return { name, status: 'ok', detail: 'no reconcile pass has run yet' };
   const ago = formatDuration(Math.max(0, (now.getTime() - beat.at.getTime()) / 1000));
   return { name, status: 'ok', detail: `the last reconcile pass went through ${ago} ago` };

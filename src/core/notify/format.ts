@@ -50,12 +50,10 @@ export function message(e: NotifyEvent): string {
   if (e.event === 'digest') return e.text ?? e.reason;
   const lines = [e.run === 'test' ? 'overnight notify test' : `run ${e.run}`];
   if (e.task) lines.push(`task: ${e.task}`);
-  // The check's verdict on a line of its own, first; the reason that ends with it is not said twice.
-  const check = e.verify?.line ?? '';
-  if (check) lines.push(check);
+  // The check's verdict and the review on lines of their own, first (the reason never holds them).
+  if (e.verify?.line) lines.push(e.verify.line);
   if (e.review?.line) lines.push(e.review.line);
-  const reason = check && e.reason.endsWith(`; ${check}`) ? e.reason.slice(0, -check.length - 2) : e.reason;
-  if (reason) lines.push(reason);
+  if (e.reason) lines.push(e.reason);
   if (e.report) lines.push(`report: ${e.report}`);
   else if (e.run !== 'test') lines.push(`workspace: ${e.workspace}`);
   if (e.run !== 'test') lines.push(`overnight status ${e.run}`);

@@ -56,6 +56,8 @@ export interface Heartbeat {
   actions?: number;
   /** What made the last pass fail (a full disk, say), in words; absent when it went through. */
   lastError?: string;
+  /** Its system error code (`ENOSPC`, …) when it had one: what the fix is chosen by. */
+  lastErrno?: string;
   /** When passes began failing, for as long as each one since has failed. */
   failingSince?: Date;
 }
@@ -71,6 +73,7 @@ export function parseHeartbeat(raw: unknown): Heartbeat | null {
   }
   if (typeof h.lastError === 'string' && h.lastError !== '') {
     beat.lastError = h.lastError;
+    if (typeof h.lastErrno === 'string' && /^E[A-Z]{2,15}$/.test(h.lastErrno)) beat.lastErrno = h.lastErrno;
     beat.failingSince = date(h.failingSince) ?? at;
   }
   return beat;

@@ -42,9 +42,9 @@ export function passFailure(beat: Heartbeat | null, clock: LocalTime): string | 
   return `passes are failing since ${clock.hm(beat.failingSince ?? beat.at)}: ${beat.lastError}`;
 }
 
-/** What the person can do about a failing pass. */
-export function passFailureFix(error: string, root: string): string {
-  if (/\((?:ENOSPC|EDQUOT)\)/.test(error))
+/** What the person can do about a failing pass, by its error's code. */
+export function passFailureFix(errno: string | undefined, root: string): string {
+  if (errno === 'ENOSPC' || errno === 'EDQUOT')
     return `free space on the disk that holds ${root}; runs resume on the next pass, nothing written is lost`;
   return `see ${root}/reconcile.log, and run \`overnight reconcile\` to try a pass now`;
 }

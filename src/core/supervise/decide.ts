@@ -4,7 +4,7 @@ import { agentAlive } from './live-states.js';
 import { decideLive } from './live.js';
 import { reviewStep } from './review.js';
 import type { RuleId } from './rules.js';
-import type { Action, AgentNotRunning, Observation } from './types.js';
+import type { Action, AgentNotRunning, Fresh, Observation } from './types.js';
 import { verifyStep } from './verify.js';
 
 // The reconciler's one decision: pure, from a spec, an observation and the time. The order of the
@@ -119,15 +119,17 @@ function escalate(spec: RunSpec, obs: Observation, action: Action): Action {
   const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
   const bytes = agent.transcriptBytes;
   const max = spec.limits.maxTranscript;
-  const why =
+  const fresh: Fresh | null =
     bytes === null
-      ? 'the transcript is missing'
+      ? { cause: 'transcript-missing', text: 'the transcript is missing' }
       : bytes > max
-        ? `the transcript is ${mb(bytes)}, over max_transcript (${mb(max)})`
+        ? {
+            cause: 'transcript-too-large',
+            text: `the transcript is ${mb(bytes)}, over max_transcript (${mb(max)})`,
+          }
         : agent.failedResumes >= FAILED_RESUMES
-          ? `${agent.failedResumes} resumes in a row failed without output`
+          ? { cause: 'resumes-failed', text: `${agent.failedResumes} resumes in a row failed without output` }
           : null;
-  return why
-    ? { ...action, fresh: why, reason: `${action.reason}; starting a fresh session: ${why}` }
-    : action;
+  if (!fresh) return action;
+  return { ...action, fresh, said: [...(action.said ?? []), `starting a fresh session: ${fresh.text}`] };
 }

@@ -1,6 +1,6 @@
 import type { LocalTime } from '../local-time.js';
 import { crashRestarts } from './exits.js';
-import type { Action, Observation } from './types.js';
+import { fullReason, type Action, type Observation } from './types.js';
 
 // decide's actions said for a person: the reconcile log, `--dry-run`, status. Times become clock
 // text here, in the zone the caller gives.
@@ -26,6 +26,8 @@ export function describeAction(
   planned = false,
 ): string {
   const verb = (done: string, plan: string) => (planned ? `would ${plan}` : done);
+  // What the steps after the rule added (a verdict, a fresh session's why) is said with it.
+  action = { ...action, reason: fullReason(action) };
   switch (action.kind) {
     case 'none':
       return `nothing to do: ${action.reason}`;

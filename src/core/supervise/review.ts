@@ -19,6 +19,7 @@ export function reviewStep(spec: RunSpec, obs: Observation, now: Date, next: Act
   );
   if (gate) return gate;
   const words = obs.review?.review ? reviewLine(obs.review.review, 80) : 'review did not finish';
-  if (next.kind === 'start') return { ...next, reason: `${next.reason}; ${words}` };
-  return next.kind === 'finish' ? { ...next, reason: `${next.reason}; ${words}` } : next;
+  return next.kind === 'start' || next.kind === 'finish'
+    ? { ...next, said: [...(next.said ?? []), words] }
+    : next;
 }

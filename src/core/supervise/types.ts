@@ -106,7 +106,23 @@ export interface ResultFacts {
 export type Action = ActionKind & {
   /** The rule of decide that chose it (rules.ts): its number, for the walk and the tests. */
   rule?: RuleId;
+  /**
+   * What the steps after the rule add for the person (the check's verdict, the review, a fresh
+   * session's why): beside the reason, never appended to it, so nothing reads it back out.
+   */
+  said?: string[];
 };
+
+/** The reason and what was added to it, as one line for people (a sentinel, restart.log, the log). */
+export function fullReason(a: Pick<Action, 'reason' | 'said'>): string {
+  return [a.reason, ...(a.said ?? [])].join('; ');
+}
+
+/** Why a resume starts a fresh conversation instead (7.1), as a code and in words. */
+export interface Fresh {
+  cause: 'transcript-missing' | 'transcript-too-large' | 'resumes-failed';
+  text: string;
+}
 
 type ActionKind =
   | { kind: 'none'; cause: Cause; reason: string }
@@ -118,7 +134,7 @@ type ActionKind =
       reason: string;
       exit: number | null;
       uptime?: number | null;
-      fresh?: string;
+      fresh?: Fresh;
       /** The recorded session never started an agent (tmux refused it): started as it was recorded. */
       again?: boolean;
       /** A synthesis started late (after a usage limit): when it must be done by. */

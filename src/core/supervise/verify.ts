@@ -70,15 +70,15 @@ export function verifyStep(spec: RunSpec, obs: Observation, now: Date, next: Act
     // The run's end says the verdict (the notification and the sentinel carry it).
     const over = next.kind === 'finish' && next.sentinel === 'DONE' && checks[step] && !gate;
     return over
-      ? { ...next, reason: `${next.reason}; ${verdictLine(verifyResult(verify, checks, null))}` }
+      ? { ...next, said: [...(next.said ?? []), verdictLine(verifyResult(verify, checks, null))] }
       : next;
   }
   if (gate) return gate;
   const result = verifyResult(verify, checks, null);
   const fix = fixSession(spec, obs, result, now, next);
   if (fix) return fix;
-  const line = verdictLine(result);
-  if (next.kind !== 'start') return { ...next, reason: `${next.reason}; ${line}` };
+  const said = [...(next.said ?? []), verdictLine(result)];
+  if (next.kind !== 'start') return { ...next, said };
   // The check's time is not taken from the report's: the synthesis gets its whole budget from now.
   const budgetEnd = spec.endsAt.getTime() + spec.limits.synthesisBudget * 1000;
   const from = Math.max(
@@ -86,7 +86,7 @@ export function verifyStep(spec: RunSpec, obs: Observation, now: Date, next: Act
     now.getTime() + spec.limits.synthesisBudget * 1000,
   );
   const deadline = from > budgetEnd ? { deadline: new Date(from) } : {};
-  return { ...next, reason: `${next.reason}; ${line}`, ...deadline };
+  return { ...next, said, ...deadline };
 }
 
 /**

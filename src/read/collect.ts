@@ -82,7 +82,8 @@ async function collect(
 }
 
 function withNote(row: StatusRow, note: string[]): StatusRow {
-  return { ...row, warnings: [...(row.warnings ?? []), ...note], notifyFailing: true as const };
+  const failing = note.map((text) => ({ code: 'notify-failing' as const, text }));
+  return { ...row, warnings: [...(row.warnings ?? []), ...failing], notifyFailing: true as const };
 }
 
 /** A printed row made into its row again (read afresh if its text is not one). */

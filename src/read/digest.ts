@@ -69,7 +69,7 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
     ...(row.onOverage ? { onOverage: true } : {}),
     ...(row.notifyFailing ? { notifyFailing: true } : {}),
     ...(row.problem ? { problem: row.problem } : {}),
-    ...(row.warnings?.length ? { warnings: row.warnings } : {}),
+    ...(row.warnings?.length ? { warnings: row.warnings.map((w) => w.text) } : {}),
     ...(row.continues ? { continues: row.continues } : {}),
     ...(row.continuedBy ? { continuedBy: row.continuedBy } : {}),
     ...(row.verify ? { verify: digestVerdict(row.verify) } : {}),

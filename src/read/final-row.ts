@@ -2,6 +2,7 @@ import { hashText } from '../core/hash.js';
 import { isBackend } from '../core/run/backend.js';
 import { intIn, isTime, numberIn, SESSION_MAX, TEXT_MAX, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
+import { isNoticeCode, legacyNotices } from '../core/status/notices.js';
 import { parseCause } from '../core/supervise/causes.js';
 import { VERDICTS } from '../core/verify/verdict.js';
 import type { StatusRow } from './rows.js';
@@ -100,7 +101,7 @@ const FIELDS: Record<string, Check> = {
   retrying: shape({ count, status: nullable(count), error: nullable(text()), since: nullable(time) }),
   report: bool,
   problem: text(),
-  warnings: listOf(text(), 100),
+  warnings: listOf(shape({ code: isNoticeCode, text: text() }), 100),
   doing: listOf(text(), 100),
   continues: word,
   continuedBy: word,
@@ -252,8 +253,11 @@ export function parseFinalDoc(doc: unknown, id: string): { row: FinalRow } | { b
       inForm = false;
       continue;
     }
-    // A transition is checked by making it: it is the value itself when it is one.
-    const ok = k === 'lastTransition' ? v === null || transitionOf(v) !== null : field.check(v);
+    // A transition is checked by making it: it is the value itself when it is one. Warnings of a
+    // summary written before codes are words alone: made into notices below.
+    const legacy = k === 'warnings' && listOf(text(), 100)(v);
+    if (legacy) inForm = false;
+    const ok = k === 'lastTransition' ? v === null || transitionOf(v) !== null : legacy || field.check(v);
     if (!ok && field.i < firstBad) firstBad = field.i;
     const rank = RANK.get(k) as number;
     if (rank < last) inForm = false;
@@ -267,7 +271,8 @@ export function parseFinalDoc(doc: unknown, id: string): { row: FinalRow } | { b
   const fallback = defaults();
   const row: Record<string, unknown> = {};
   for (const k of ROW_ORDER) {
-    if (CHECKS.has(k) && doc[k] !== undefined && Object.hasOwn(doc, k)) row[k] = doc[k];
+    if (CHECKS.has(k) && doc[k] !== undefined && Object.hasOwn(doc, k))
+      row[k] = k === 'warnings' && listOf(text(), 100)(doc[k]) ? legacyNotices(doc[k] as string[]) : doc[k];
     else if (k in fallback) row[k] = fallback[k];
   }
   return { row: row as unknown as FinalRow };

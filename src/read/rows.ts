@@ -17,6 +17,7 @@ import { taskHasMore, taskHeadline } from '../core/run/task.js';
 import type { RunSpec, RunState } from '../core/run/types.js';
 import type { DetailsRow } from '../core/status/details.js';
 import { doingNow, type Retrying } from '../core/status/live.js';
+import type { Notice } from '../core/status/notices.js';
 import type { RepoRow } from '../core/status/repo.js';
 import type { Cause } from '../core/supervise/causes.js';
 import { decide } from '../core/supervise/decide.js';
@@ -175,13 +176,14 @@ export function buildRow(
   logs: SessionLog[] = sessionLogs(paths),
 ): StatusRow {
   const wrong = wrongConversations(logs, spec.sessionId);
-  const warnings = wrong.map(
-    (w) =>
+  const warnings: Notice[] = wrong.map((w) => ({
+    code: 'wrong-conversation',
+    text:
       `session ${w.session} ran conversation ${w.conversation} instead of resuming ${w.expected}; ` +
       `later sessions resume ${spec.sessionId}`,
-  );
+  }));
   const overage = overageWarning(spec, obs, logs);
-  if (overage) warnings.push(overage);
+  if (overage) warnings.push({ code: 'overage', text: overage });
   const windows = usageWindows(logs);
   const current = logs.findLast((l) => l.n === obs.session?.n);
   const { doing, retrying } = doingNow(spec, obs, current, now, lazyLocalTime());

@@ -72,7 +72,8 @@ export const REAL_FINALIZE_DEPS: FinalizeDeps = {
     const row = { ...buildRow(id, paths, spec, obs, now), countsStamp: countsStamp(paths) };
     // A view refused for this run (a directory at its name) is named in its row; the pass goes on.
     const refused = [await writeResult(row, paths), sentinelViewProblem(paths)].filter((p) => p !== null);
-    const summary = refused.length > 0 ? { ...row, warnings: [...(row.warnings ?? []), ...refused] } : row;
+    const notices = refused.map((text) => ({ code: 'view-refused' as const, text }));
+    const summary = notices.length > 0 ? { ...row, warnings: [...(row.warnings ?? []), ...notices] } : row;
     writeFileAtomic(paths.final, JSON.stringify(summary) + '\n');
   },
   markFinished: (paths, entry) => markFinished(dirname(paths.workspace), entry),

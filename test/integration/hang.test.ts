@@ -35,7 +35,7 @@ describe('hangs', () => {
     ]);
     const events = sb.read(sb.state(id, 'events.jsonl')) ?? '';
     expect(events).toMatch(/"action":"watch"/);
-    expect(events).toMatch(/"reason":"hung: no output for \d+s"/);
+    expect(events).toMatch(/"cause":"hang","reason":"no output for \d+s"/);
   });
 });
 

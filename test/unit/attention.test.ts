@@ -123,13 +123,20 @@ describe('attention', () => {
     {
       need: 'no-report' as const,
       reason: 'no report: the synthesis ended',
+      cause: 'no-report' as const,
       want: 'no report: the synthesis ended',
     },
-    { need: 'no-report' as const, reason: 'finished', want: 'no report (finished)' },
+    {
+      need: 'no-report' as const,
+      reason: 'finished',
+      cause: 'stopped' as const,
+      want: 'no report (finished)',
+    },
     { need: 'overage' as const, reason: 'waiting: …', want: 'on paid extra usage' },
     { need: 'notifications' as const, reason: '', want: 'notifications failing' },
-  ])('needWords($need, "$reason") → $want', ({ need, reason, want }) => {
-    expect(needWords(need, reason)).toBe(want);
+  ])('needWords($need, "$reason") → $want', (row) => {
+    const { need, reason, want } = row;
+    expect(needWords(need, reason, undefined, '<run>', 'cause' in row ? row.cause : null)).toBe(want);
   });
 });
 

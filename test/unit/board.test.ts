@@ -53,7 +53,10 @@ describe('needCode: which runs need the person', () => {
     },
     {
       name: 'on paid extra usage',
-      over: { onOverage: true, warnings: ['on extra usage since 02:10: the window is spent'] },
+      over: {
+        onOverage: true,
+        warnings: [{ code: 'overage', text: 'on extra usage since 02:10: the window is spent' }],
+      },
       want: 'overage',
     },
     {
@@ -68,7 +71,12 @@ describe('needCode: which runs need the person', () => {
     },
     {
       name: 'notifications failing',
-      over: { state: 'done', report: true, notifyFailing: true, warnings: ['notifications failing: x'] },
+      over: {
+        state: 'done',
+        report: true,
+        notifyFailing: true,
+        warnings: [{ code: 'notify-failing', text: 'notifications failing: x' }],
+      },
       want: 'notifications',
     },
     { name: 'a file that cannot be used', over: { problem: 'run.yaml: not YAML' }, want: 'broken-file' },
@@ -155,7 +163,7 @@ describe('the board', () => {
       task: 'Research every CRDT library there is and compare them on size, speed and features '.repeat(2),
       state: 'failed',
       reason: 'circuit breaker: '.repeat(20),
-      warnings: ['w'.repeat(300)],
+      warnings: [{ code: 'other', text: 'w'.repeat(300) }],
     });
     const lines = board([long, row({ task: '日本語のタスク'.repeat(10) })], { width: cols });
     for (const line of lines) expect(width(line), line).toBeLessThanOrEqual(cols);

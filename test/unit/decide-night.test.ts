@@ -242,7 +242,7 @@ describe('hangs (stale_after 30m, hang_grace 5m)', () => {
       name: 'still silent after the grace: stopped as hung',
       obs: observation({ session: running(session(), { staleSince: at('02:30') }), outputAt: LAST_OUTPUT }),
       now: at('02:35'),
-      want: { kind: 'interrupt', hung: true, reason: 'hung: no output for 35m' },
+      want: { kind: 'interrupt', hung: true, reason: 'no output for 35m' },
     },
     {
       name: 'fresh output since the mark: the mark no longer counts',

@@ -68,7 +68,7 @@ describe('runDetails', () => {
         state: 'synthesizing',
         endsAt: '2026-11-22T03:00:00Z',
         permissionDenials: denied,
-        warnings: ['resumed into a new conversation'],
+        warnings: [{ code: 'wrong-conversation', text: 'resumed into a new conversation' }],
       }),
       { report: false },
       NOW,

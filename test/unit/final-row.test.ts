@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { parseFinal, transitionOf } from '../../src/read/final-row.js';
+import { parseFinal, parseFinalDoc, transitionOf } from '../../src/read/final-row.js';
 
 // final.json read back as untrusted input (issue 17): a summary that is not what overnight
 // writes is a broken file, named by the field that makes it so; never a crash.
@@ -104,4 +104,11 @@ describe('the last transition shown is flat and bounded', () => {
   ])('$name', ({ v, ok }) => {
     expect(transitionOf(v) !== null).toBe(ok);
   });
+});
+
+test('a summary written before warnings had codes: its words kept, as notices of no code', () => {
+  const id = 'r1';
+  const doc = { id, state: 'done', reason: 'finished', warnings: ['notifications failing: x'] };
+  const got = parseFinalDoc(doc, id);
+  expect(got).toMatchObject({ row: { warnings: [{ code: 'other', text: 'notifications failing: x' }] } });
 });

@@ -30,7 +30,7 @@ export function digestNeed(run: DigestRun): string | null {
       ? { checkFailed: true }
       : {}),
   });
-  return found ? needWords(found.need, run.reason, run.problem, run.id) : null;
+  return found ? needWords(found.need, run.reason, run.problem, run.id, causeOf(run)) : null;
 }
 
 export function summarize(runs: readonly DigestRun[]): DigestSummary {

@@ -1,11 +1,13 @@
 import type { LocalTime } from '../local-time.js';
 import { needWords, type Need } from '../supervise/attention.js';
+import { causeOf } from '../supervise/legacy-cause.js';
 import { isLive } from '../supervise/live-states.js';
 import { plural, safeLine } from '../text.js';
 import { noPaint, paint, STATE_PAINT, type Painter } from './colour.js';
 import { fitColumns, GAP, pad, truncate, wrap, type Column } from './fit.js';
 import { pastEndLine, type Passes } from './live.js';
 import { needCode, orderRows, summarize, summaryLine } from './needs.js';
+import { isUrgent } from './notices.js';
 import { ago, deniedLine, money, timeLeft, type TableRow } from './table.js';
 
 // The morning dashboard as text: a summary line, the runs that need the person first, live runs
@@ -63,7 +65,7 @@ function columns(rows: readonly TableRow[], now: Date, clock: LocalTime): Column
 /** Why the row needs the person, said once; null when a warning of its own says it. */
 function needText(r: TableRow, need: Need): string | null {
   if (need === 'overage' || need === 'notifications') return null;
-  let why = needWords(need, r.reason, r.problem, r.id);
+  let why = needWords(need, r.reason, r.problem, r.id, causeOf(r));
   if (r.problem) why = `a file cannot be used: ${r.reason}`;
   else if (need === 'no-report' && !r.reason) why = 'no report';
   if (!r.problem && r.findings > 0) why += `; findings/ holds ${plural(r.findings, 'file')}`;
@@ -71,8 +73,6 @@ function needText(r: TableRow, need: Need): string | null {
 }
 
 /** A warning that is itself the reason the row needs the person. */
-const URGENT = /^(on extra usage|notifications failing)\b/;
-
 /** What a row says under itself: why it needs the person, what it is doing now, its links. */
 export function subLines<R extends TableRow>(
   r: R,
@@ -91,7 +91,7 @@ export function subLines<R extends TableRow>(
   if (past) say(past, true);
   const denied = r.permissionDenials;
   if (denied && denied.count > 0) say(deniedLine(denied));
-  for (const w of r.warnings ?? []) say(w, URGENT.test(w));
+  for (const w of r.warnings ?? []) say(w.text, isUrgent(w));
   if (r.continues) say(`continues ${r.continues}`);
   if (r.continuedBy) say(`continued by ${r.continuedBy}`);
   return out;

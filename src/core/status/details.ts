@@ -111,7 +111,7 @@ export function runDetails(r: DetailsRow, files: DetailsFiles, now: Date, clock:
   if (r.usageWindows) lines.push(`limits:     ${windowsLine(r.usageWindows, clock)}`);
   if (r.permissionDenials && r.permissionDenials.count > 0)
     lines.push(`denied:     ${deniedLine(r.permissionDenials)}`);
-  for (const w of r.warnings ?? []) lines.push(`warning:    ${w}`);
+  for (const w of r.warnings ?? []) lines.push(`warning:    ${w.text}`);
   // The task, reasons and warnings quote the person, the agent and files: nothing is obeyed.
   return lines.map(safeLine);
 }

@@ -1,6 +1,7 @@
 import type { ExitRecord } from '../run/types.js';
 import { classifyEnd } from '../supervise/classify.js';
 import { describeExit } from '../supervise/exits.js';
+import { hangWords } from '../supervise/legacy-cause.js';
 import { saysLimit } from '../supervise/limits.js';
 import { oneLine } from '../text.js';
 
@@ -54,7 +55,7 @@ export function sessionEnd(f: SessionEndFacts): SessionEnd {
   const end = (kind: EndKind, text: string): SessionEnd => ({ kind, text, exit });
   if (f.running) return end('running', f.paused ? 'running, paused' : 'running');
   if (f.stoppedBy?.kind === 'hang') {
-    const why = f.stoppedBy.reason.replace(/^hung:\s*/i, '');
+    const why = hangWords(f.stoppedBy.reason);
     return end('stopped', `stopped as hung (${why})`);
   }
   if (f.stoppedBy) {

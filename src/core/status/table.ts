@@ -1,6 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { RunState } from '../run/types.js';
 import type { Cause } from '../supervise/causes.js';
+import type { Notice } from './notices.js';
 
 // What the dashboard's cells say (the board, core/status/board.ts, lays them out). Pure.
 
@@ -19,9 +20,11 @@ export interface TableRow {
   /** A file of the run that could not be used; the run is skipped by reconcile until fixed. */
   problem?: string;
   /** Things the user should know even while the run goes on. */
-  warnings?: string[];
+  warnings?: Notice[];
   /** The check's verdict, for a run with one (`--verify`): ✓ or ✗ beside the state. */
   verify?: { verdict: string; basis?: string | null };
+  /** The reviewer's verdict, when the run had one (`reject` needs the person). */
+  review?: { verdict: string | null };
   /** The run this one follows up (`overnight continue`), and the one that follows it up. */
   continues?: string;
   continuedBy?: string;

@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
+import { hangWords } from '../supervise/legacy-cause.js';
 import { money } from './table.js';
 import type { SessionEntry, TimelineEntry } from './timeline.js';
 
@@ -50,7 +51,7 @@ export function describeEntry(e: TimelineEntry, clock: LocalTime): string {
     case 'hang':
       return e.stage === 'watched'
         ? `session ${e.session ?? '?'} went silent: ${e.reason}`
-        : `session ${e.session ?? '?'} stopped as hung: ${e.reason.replace(/^hung:\s*/i, '')}`;
+        : `session ${e.session ?? '?'} stopped as hung: ${hangWords(e.reason)}`;
     case 'interrupt': {
       const what = e.by === 'end-time' ? 'end time reached, for the synthesis' : e.reason;
       return `session ${e.session ?? '?'} interrupted: ${what}`;

@@ -46,8 +46,17 @@ export function attention(cause: Cause, f: AttentionFacts): Attention | null {
   return null;
 }
 
-/** A need in a few words, the run's reason given where it says more; `id` makes a hint pastable. */
-export function needWords(need: Need, reason: string, problem?: string, id = '<run>'): string {
+/**
+ * A need in a few words, the run's reason given where it says more; `id` makes a hint pastable.
+ * `cause`: a run that ended on a cause of NO_REPORT says so in its own reason already.
+ */
+export function needWords(
+  need: Need,
+  reason: string,
+  problem?: string,
+  id = '<run>',
+  cause?: Cause | null,
+): string {
   switch (need) {
     case 'broken-file':
       return `a file cannot be used: ${problem ?? reason}`;
@@ -56,7 +65,7 @@ export function needWords(need: Need, reason: string, problem?: string, id = '<r
     case 'not-verified':
       return `NOT verified: the check failed (its failures are in status ${id})`;
     case 'no-report':
-      return reason.startsWith('no report') ? reason : `no report (${reason || 'done'})`;
+      return cause && NO_REPORT.includes(cause) && reason ? reason : `no report (${reason || 'done'})`;
     case 'overage':
       return 'on paid extra usage';
     case 'notifications':

@@ -31,5 +31,5 @@ export function watchForHang(
   if ((now.getTime() - since.getTime()) / 1000 < spec.limits.hangGrace) {
     return { kind: 'none', cause: 'silent', reason: `silent for ${quiet}; watching` };
   }
-  return { kind: 'interrupt', cause: 'hang', hung: true, reason: `hung: no output for ${quiet}` };
+  return { kind: 'interrupt', cause: 'hang', hung: true, reason: `no output for ${quiet}` };
 }

@@ -57,3 +57,11 @@ export function legacyCause(text: string): Cause {
 export function causeOf(record: { cause?: unknown; reason?: unknown }): Cause {
   return parseCause(record.cause) ?? legacyCause(typeof record.reason === 'string' ? record.reason : '');
 }
+
+/**
+ * A hang's reason without the `hung:` its line began with before the cause said so (the `hang`
+ * cause and the line's `hung` flag say it now); a reason of this version is returned as it is.
+ */
+export function hangWords(reason: string): string {
+  return reason.replace(/^hung:\s*/i, '');
+}

@@ -109,7 +109,7 @@ export async function statusView(
 
   // Paused runs wait for the person, not for a pass: only the others need passes.
   const live = rows.filter((r) => isLive(r.state) && r.state !== 'paused').length;
-  const { schedule, lastPassAt } = readSupervision(runsRoot);
+  const { schedule, lastScheduledAt } = readSupervision(runsRoot);
   // A full disk fails every pass before it can write a heartbeat: looked at directly.
   const diskFull = usable ? diskFullWarning(diskSpace(runsRoot), runsRoot) : null;
   const exit = opts.check && (diskFull || rows.some((r) => needCode(r) !== null)) ? 1 : 0;
@@ -122,7 +122,7 @@ export async function statusView(
     diskFull,
     failing ? `warning: ${failing}; nothing is supervised until a pass goes through` : null,
     unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
-    supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
+    supervisionWarning(schedule, lastScheduledAt, live, now, io.cmd),
     ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
     ...(usable ? outboxWarnings(runsRoot, settings.notify.length > 0).map((w) => `warning: ${w}.`) : []),
   ].filter((w): w is string => w !== null);

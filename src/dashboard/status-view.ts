@@ -12,6 +12,7 @@ import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runFilter, type RunFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { diskFullWarning } from '../core/status/disk.js';
+import { printedRow } from '../core/status/json-row.js';
 import { needCode } from '../core/status/needs.js';
 import type { BranchDetails } from '../core/status/repo.js';
 import type { FindingFile } from '../core/status/story-text.js';
@@ -138,17 +139,15 @@ export async function statusView(
   };
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their
-    // count, the table's column, is then `openQuestions`).
+    // count, the table's column, is `openQuestions` in every row).
     if (name) {
-      const json = rows.map((r) => ({
-        ...r,
-        openQuestions: r.questions,
-        ...readStory(runPaths(dir, r.id), r),
-      }));
+      const json = rows.map((r) => ({ ...printedRow(r), ...readStory(runPaths(dir, r.id), r) }));
       return { ...view, json: Buffer.from(safeJson(json, 2)), one: null };
     }
     let made = 0;
-    const items = listed.map((r) => (r instanceof PrintedRow ? r.text : jsonListItem(rows[made++])));
+    const items = listed.map((r) =>
+      r instanceof PrintedRow ? r.text : jsonListItem(printedRow(rows[made++] as StatusRow)),
+    );
     return { ...view, json: jsonList(items), one: null };
   }
   const row = name ? rows[0] : undefined;

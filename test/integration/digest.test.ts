@@ -154,16 +154,14 @@ describe('digest', () => {
     expect(running.questions).toEqual([
       { title: 'Packet loss up to what rate?', priority: 'unknown', answered: false, bestGuess: '5 %' },
     ]);
-    // Without a run named, the rows stay as they were: questions is the count.
-    const all = await sb.status<{
-      id: string;
-      questions: unknown;
-    }>();
-    expect(Object.fromEntries(all.map((r) => [r.id, r.questions]))).toEqual({
+    // Without a run named, the same count under the same name, and no list: one key, one shape.
+    const all = await sb.status<{ id: string; openQuestions: unknown; questions?: unknown }>();
+    expect(Object.fromEntries(all.map((r) => [r.id, r.openQuestions]))).toEqual({
       [failing.id]: 1,
       [done.id]: 2,
       [live.id]: 1,
     });
+    expect(all.filter((r) => 'questions' in r)).toEqual([]);
   });
 
   it('the window leaves out runs that finished before it; a bad window or page path is said in words', async ({

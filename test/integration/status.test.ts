@@ -15,7 +15,7 @@ interface Row {
   restarts: number;
   maxRestarts: number | null;
   findings: number;
-  questions: number;
+  openQuestions: number;
   lastOutputAt: string | null;
   reason: string;
 }
@@ -30,7 +30,7 @@ const FIELDS = [
   'restarts',
   'maxRestarts',
   'findings',
-  'questions',
+  'openQuestions',
   'lastOutputAt',
   'reason',
 ];
@@ -72,7 +72,7 @@ describe('status', () => {
       restarts: 0,
       maxRestarts: 4,
       findings: 2,
-      questions: 2,
+      openQuestions: 2,
       reason: '',
     });
     expect([json?.startedAt, json?.endsAt, json?.lastOutputAt].every((t) => isIso(t ?? null))).toBe(true);
@@ -173,13 +173,13 @@ describe('status', () => {
     await sb.agentPid(id);
     writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
     expect((await sb.run(['stop', id])).exitCode).toBe(0);
-    const row = async () => (await sb.status<{ questions: number; findings: number }>())[0];
-    expect(await row()).toMatchObject({ questions: 1, findings: 0 });
+    const row = async () => (await sb.status<{ openQuestions: number; findings: number }>())[0];
+    expect(await row()).toMatchObject({ openQuestions: 1, findings: 0 });
     writeFileSync(
       sb.ws(id, 'questions.md'),
       '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n',
     );
     writeFileSync(sb.ws(id, 'findings', 'late.md'), '# Added in the morning\n');
-    expect(await row()).toMatchObject({ questions: 0, findings: 1 });
+    expect(await row()).toMatchObject({ openQuestions: 0, findings: 1 });
   });
 });

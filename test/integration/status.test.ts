@@ -165,6 +165,39 @@ describe('status', () => {
     await waitFor(() => sb.hasSession(other.id));
   });
 
+  it('status survey finds the run whose task begins "Survey…"; stop asks for its id; a miss says how to name a run', async ({
+    sb,
+  }) => {
+    sb.setBehaviour({ work: 60 });
+    const survey = await sb.launch('Survey CRDT libraries for offline sync', ['--duration', '1h']);
+    const other = await sb.launch('Benchmark sync under packet loss', ['--duration', '1h']);
+    await sb.agentPid(survey.id);
+
+    const found = await sb.run(['status', 'survey']);
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect(found.stdout).toMatch(/^task:\s+Survey CRDT libraries for offline sync$/m);
+    expect(found.stderr).toContain(`note: taking ${survey.id}, the one run whose id has the words "survey"`);
+    expect((await rows(sb, 'crdt libraries')).map((r) => r.id)).toEqual([survey.id]);
+    expect((await sb.run(['logs', 'survey'])).exitCode).toBe(0);
+
+    // Two runs' ids have "sync": listed, not guessed.
+    const both = await sb.run(['status', 'sync']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain(`"sync" is in the ids of 2 runs (`);
+    // Ending a run goes by its id, which the refusal gives.
+    const stop = await sb.run(['stop', 'survey']);
+    expect(stop.exitCode).toBe(2);
+    expect(stop.stderr).toContain(`the one run whose id has those words is ${survey.id}`);
+    expect(await sb.hasSession(survey.id)).toBe(true);
+
+    const miss = await sb.run(['status', 'crdts']);
+    expect(miss.exitCode).toBe(2);
+    expect(miss.stderr).toContain(
+      'a run is named by its id, the start of its id, the --name it was given, or words',
+    );
+    await waitFor(() => sb.hasSession(other.id));
+  });
+
   it('a finished run keeps counting what the user changes: an answered question, an added finding', async ({
     sb,
   }) => {

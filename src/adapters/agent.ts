@@ -90,6 +90,7 @@ export async function startSession(s: SessionStart): Promise<SessionRecord> {
     s.paths,
     captured.HOME || homedir(),
     captured,
+    s.mode,
   );
   const again = s.again && s.previous ? s.previous : null;
   const fresh = again ? again.fresh === true : s.handover !== undefined;

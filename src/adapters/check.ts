@@ -6,8 +6,6 @@ import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import { parsePidRecord } from '../core/run/records.js';
 import type { RunSpec } from '../core/run/types.js';
 import { outputLines } from '../core/verify/lines.js';
-import { parseJunit } from '../core/verify/parse-junit.js';
-import { parseTestOutput } from '../core/verify/parse.js';
 import {
   CHECK_LOG_MAX,
   checkFile,
@@ -22,10 +20,12 @@ import {
   type ObservedCheck,
   type ObservedChecks,
 } from '../core/verify/types.js';
+import { stepCounts, stepTests } from './check-counts.js';
+import type { Delivered } from './deliver.js';
 import { exists, readHead, readText, writeFileAtomic } from './files.js';
 import { selfCommand } from './install.js';
 import { isAlive, signalGroup } from './processes.js';
-import { checkLaunch } from './sandbox.js';
+import { checkLaunch, type CheckLaunch } from './sandbox.js';
 import { readTail } from './store.js';
 
 // The check runner: the run's check command started detached in a process group of its own
@@ -35,11 +35,9 @@ import { readTail } from './store.js';
 /** The check's wrapper in this install, made when a check starts (a pass observes, rarely starts). */
 const checkWrapper = () => fileURLToPath(new URL('../src/wrapper/check.sh', import.meta.url));
 
-/** Output read back for counts and messages. */
-const PARSE_BYTES = 1024 * 1024;
+/** Output read back for messages (its counts come from check-counts.ts). */
+const TAIL_BYTES = 64 * 1024;
 const TAIL_LINES = 15;
-/** The JUnit file's copy is at most this (the wrapper copies no more). */
-const JUNIT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Starts a check step: its record first (a pass that dies after this leaves a step that is seen
@@ -52,20 +50,32 @@ export async function startCheck(
   step: CheckStep,
   now: Date,
   tries: number,
+  delivered: Delivered = {},
+  launch: CheckLaunch | null = null,
 ): Promise<void> {
-  if (!spec.verify) throw new Error('the run has no check');
+  if (!spec.verify && !launch) throw new Error('the run has no check');
   const file = (ext: Parameters<typeof checkFile>[2]) => checkFile(paths.state, step, ext);
   // A wrapper killed alone leaves its command and its watchdog behind: neither may outlive it.
   killGroup(readHead(file('group'), 32));
   killGroup(readHead(file('watchdog'), 32));
   const old = parsePidRecord(readText(file('pid')) ?? '');
   if (old && (await isAlive(old.pid, old.startTime))) signalGroup(old.pid, 'SIGKILL');
-  for (const ext of ['pid', 'exit', 'timeout', 'log', 'group', 'watchdog', 'junit'] as const)
+  for (const ext of [
+    'pid',
+    'exit',
+    'timeout',
+    'log',
+    'group',
+    'watchdog',
+    'junit',
+    'counts',
+    'tests',
+  ] as const)
     rmSync(file(ext), { force: true });
   // The claim the wrapper and its watchdog race for (an empty directory of overnight's records).
   rmSync(file('end'), { recursive: true, force: true });
-  const run = checkLaunch(spec, paths, spec.verify.command);
-  writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries }));
+  const run = launch ?? checkLaunch(spec, paths, spec.verify?.command ?? '');
+  writeFileAtomic(file('json'), serializeCheck({ step, startedAt: now, tries, ...delivered }));
   const { node, cli } = selfCommand();
   const argv = [
     checkWrapper(),
@@ -73,11 +83,12 @@ export async function startCheck(
     step,
     agentCwd(spec, paths),
     String(CHECK_LOG_MAX),
-    String(Math.ceil(spec.verify.timeout)),
-    spec.verify.junit ?? '',
+    String(Math.ceil(step === 'review' ? (spec.review?.budget ?? 600) : (spec.verify?.timeout ?? 600))),
+    step === 'review' ? '' : (spec.verify?.junit ?? ''),
     node,
     cli,
     run.mode,
+    run.input ?? '',
     '--',
     ...run.argv,
   ];
@@ -106,11 +117,12 @@ export async function observeCheck(
   now: Date,
 ): Promise<ObservedCheck | null> {
   const file = (ext: Parameters<typeof checkFile>[2]) => checkFile(paths.state, step, ext);
-  const record = parseCheck(readHead(file('json'), 4096) ?? '');
+  const record = parseCheck(readHead(file('json'), 64 * 1024) ?? '');
   if (!record) return null;
   const pid = parsePidRecord(readHead(file('pid'), 512) ?? '');
   const alive = pid ? await isAlive(pid.pid, pid.startTime) : false;
-  const exit = parseCheckExit(readHead(file('exit'), 128) ?? '');
+  const exitText = readHead(file('exit'), 128) ?? '';
+  const exit = parseCheckExit(exitText);
   const timedOut = exists(file('timeout'));
   const state = checkState(
     record,
@@ -118,25 +130,34 @@ export async function observeCheck(
     now,
   );
   const ended = state === 'exited' || state === 'timed-out' || state === 'lost';
-  const output = ended ? readTail(file('log'), PARSE_BYTES) : '';
-  // The JUnit file the command wrote (verify_junit), when there is one, says more than its output.
-  const junit = state === 'exited' ? readHead(file('junit'), JUNIT_BYTES) : null;
+  const output = ended ? readTail(file('log'), TAIL_BYTES) : '';
   return {
     ...record,
     state,
     exit,
-    counts: state === 'exited' ? ((junit ? parseJunit(junit) : null) ?? parseTestOutput(output)) : null,
+    counts: state === 'exited' && step !== 'review' ? stepCounts(paths, step, exitText.trim()) : null,
     tail: outputLines(output.trimEnd()).slice(-TAIL_LINES).join('\n'),
   };
 }
 
-/** Every step the run has records of. */
+/**
+ * Every step the run has records of. Once the night's last step has ended, the tests by name of it
+ * and of the baseline come too: only then is every test accounted for.
+ */
 export async function observeChecks(paths: RunPaths, now: Date): Promise<ObservedChecks> {
   const out: ObservedChecks = {};
   for (const step of CHECK_STEPS) {
+    if (step === 'review') continue;
     const c = await observeCheck(paths, step, now);
     if (c) out[step] = c;
   }
+  const last = out.recheck ? 'recheck' : out.final ? 'final' : null;
+  if (last && out[last]?.counts)
+    for (const step of ['baseline', last] as const) {
+      const c = out[step];
+      const exit = readHead(checkFile(paths.state, step, 'exit'), 128)?.trim() ?? '';
+      if (c?.counts) c.counts = { ...c.counts, tests: stepTests(paths, step, exit) };
+    }
   return out;
 }
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 
 import { parseAgentEnv } from '../core/run/agent-env.js';
 import { agentCwd, rootPaths, type RunPaths } from '../core/run/paths.js';
-import type { RunSpec } from '../core/run/types.js';
+import type { RunSpec, SessionMode } from '../core/run/types.js';
 import type { SandboxFacts } from '../core/sandbox/available.js';
 import { bwrapArgs, checkPolicy, pathsToLook } from '../core/sandbox/bwrap.js';
 import { claudeSettings } from '../core/sandbox/claude-settings.js';
@@ -94,6 +94,7 @@ export function writeSessionSettings(
   paths: RunPaths,
   home: string,
   env: NodeJS.ProcessEnv,
+  mode: SessionMode = 'initial',
 ): string {
   const policy = policyOf(root, spec, paths, home, env);
   const places = placesOf(root, spec, paths, home, env);
@@ -106,7 +107,9 @@ export function writeSessionSettings(
   ];
   if (policy) ensureRunTmp(paths);
   const file = join(paths.state, 'claude-settings.json');
-  writeFileAtomic(file, JSON.stringify(claudeSettings({ policy, unreadable }), null, 2) + '\n');
+  // The synthesis writes the report, never the branch: the final check ran on it as it is.
+  const readOnly = mode === 'synthesis' && spec.repo && spec.verify ? [spec.repo.worktree] : [];
+  writeFileAtomic(file, JSON.stringify(claudeSettings({ policy, unreadable, readOnly }), null, 2) + '\n');
   return file;
 }
 
@@ -153,6 +156,8 @@ export function kindsOf(paths: readonly string[]): Map<string, 'dir' | 'file'> {
 export interface CheckLaunch {
   mode: 'bwrap' | 'setsid' | 'jobs';
   argv: string[];
+  /** A file of the records given on its standard input (the review's prompt). */
+  input?: string;
 }
 
 /**

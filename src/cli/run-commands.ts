@@ -64,6 +64,9 @@ export function addStartCommands(program: Command, io: Io, lazy: Lazy): void {
       '--verify-unconfined',
       'run the check as you, unconfined, where no sandbox can hold it (it runs code the night writes)',
     )
+    .option('--review', 'after the final check, a fresh session reviews the branch (a repository run)')
+    .option('--review-budget <time>', 'how long the review may take (default 10m)')
+    .option('--review-model <model>', "the reviewer's model (default: the run's)")
     .option(
       '--no-sandbox',
       "run the agent's commands unconfined (default: sandbox in config, else on where available)",

@@ -24,6 +24,9 @@ export interface LaunchOptions {
   verifyBudget?: string;
   verifyJunit?: string;
   verifyUnconfined?: boolean;
+  review?: boolean;
+  reviewBudget?: string;
+  reviewModel?: string;
   /** `--no-sandbox` makes this false (commander makes it true when not given: the config decides). */
   sandbox?: boolean;
   sandboxNetwork?: string[];

@@ -1,7 +1,7 @@
 import { hint, type Io } from '../app/io.js';
 import { settingsWithWarnings } from '../app/settings.js';
 import { localTime } from '../core/local-time.js';
-import { checkDetails } from '../core/status/check.js';
+import { checkDetails, reviewDetails } from '../core/status/check.js';
 import { wantsColour } from '../core/status/colour.js';
 import { runDetails } from '../core/status/details.js';
 import { repoDetails } from '../core/status/repo.js';
@@ -75,6 +75,7 @@ export async function statusCommand(name: string | undefined, opts: StatusOption
   if (one) {
     for (const line of runDetails(one.row, one.files, now, localTime())) io.stdout(line);
     for (const line of checkDetails(one.row.verify, one.row.state)) io.stdout(safeLine(line));
+    for (const line of reviewDetails(one.row.review)) io.stdout(safeLine(line));
     if (one.branch) for (const line of repoDetails(one.row, one.branch)) io.stdout(safeLine(line));
     for (const line of timelineBlock(one.story.timeline, localTime())) io.stdout(safeLine(line));
   }

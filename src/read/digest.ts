@@ -4,9 +4,11 @@ import { liveRunIds, readFinished } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds } from '../adapters/store.js';
 import { reportHead } from '../core/digest/report.js';
 import type { DigestRun } from '../core/digest/types.js';
+import { reviewLine } from '../core/review/words.js';
 import { runPaths, type RunPaths } from '../core/run/paths.js';
 import { FinishedPicker } from '../core/run/run-index.js';
-import { verdictLine } from '../core/verify/verdict.js';
+import { changedTestsLine, verdictLine } from '../core/verify/verdict-text.js';
+import type { VerifyResult } from '../core/verify/verdict.js';
 import { collectRows } from './collect.js';
 import type { ReadContext } from './context.js';
 import type { StatusRow } from './rows.js';
@@ -70,7 +72,8 @@ function digestRun(row: StatusRow, paths: RunPaths): DigestRun {
     ...(row.warnings?.length ? { warnings: row.warnings } : {}),
     ...(row.continues ? { continues: row.continues } : {}),
     ...(row.continuedBy ? { continuedBy: row.continuedBy } : {}),
-    ...(row.verify ? { verify: { verdict: row.verify.verdict, line: verdictLine(row.verify) } } : {}),
+    ...(row.verify ? { verify: digestVerdict(row.verify) } : {}),
+    ...(row.review ? { review: { verdict: row.review.verdict, line: reviewLine(row.review) } } : {}),
   };
 }
 
@@ -78,4 +81,10 @@ export async function gatherDigest(since: Date, ctx: ReadContext): Promise<Diges
   const ids = runsInWindow(ctx.root, since);
   const rows = await collectRows(ids, ctx);
   return rows.map((row) => digestRun(row, runPaths(ctx.root, row.id)));
+}
+
+/** The verdict as the digest shows it: its line, and the tests the night changed. */
+function digestVerdict(v: VerifyResult): { verdict: string; line: string; tests?: string } {
+  const tests = changedTestsLine(v);
+  return { verdict: v.verdict, line: verdictLine(v), ...(tests ? { tests } : {}) };
 }

@@ -3,6 +3,7 @@ import { isBackend } from '../core/run/backend.js';
 import { intIn, isTime, numberIn, SESSION_MAX, TEXT_MAX, WORD_MAX } from '../core/run/bounds.js';
 import { RUN_STATES } from '../core/run/types.js';
 import { parseCause } from '../core/supervise/causes.js';
+import { VERDICTS } from '../core/verify/verdict.js';
 import type { StatusRow } from './rows.js';
 
 // final.json read back: the row a finished run was summarized into, checked field by field as
@@ -50,6 +51,25 @@ const shape = (fields: Record<string, Check>, optional: readonly string[] = []):
 
 const usageWindow = shape({ utilization: (v) => numberIn(v, 0, 100) !== null, resetsAt: nullable(time) });
 
+const names = listOf(text(), 50);
+/** What became of the baseline's tests (core/verify/accounting.ts). */
+const accounting = shape({
+  basis: (v) => v === 'tests' || v === 'counts',
+  newFailures: names,
+  newFailureCount: count,
+  skipped: names,
+  skippedCount: count,
+  gone: names,
+  goneCount: count,
+  removed: names,
+  removedCount: count,
+  fixed: names,
+  fixedCount: count,
+  added: count,
+  passedBefore: count,
+  passedNow: count,
+});
+
 /** Every field a summary may hold, and what it must be. */
 const FIELDS: Record<string, Check> = {
   id: word,
@@ -91,12 +111,35 @@ const FIELDS: Record<string, Check> = {
   worktree: text(),
   commits: nullable(listOf(shape({ sha: word, subject: text() }), 1000)),
   lastTransition: nullable((v) => transitionOf(v) !== null),
-  verify: shape({
-    command: nullable(text()),
-    verdict: (v) => ['verified', 'not-verified', 'error', 'none'].includes(v as string),
-    newFailures: listOf(text(), 1000),
-    newFailureCount: count,
-    output: nullable(text()),
+  verify: shape(
+    {
+      command: nullable(text()),
+      verdict: (v) => (VERDICTS as readonly unknown[]).includes(v),
+      basis: nullable((v) => ['tests', 'counts', 'exit-code'].includes(v as string)),
+      newFailures: listOf(text(), 1000),
+      newFailureCount: count,
+      accounting: nullable(accounting),
+      commit: nullable(word),
+      changedTests: listOf(text(), 200),
+      output: nullable(text()),
+    },
+    // Rows written before every baseline test was accounted for.
+    ['basis', 'accounting', 'commit', 'changedTests'],
+  ),
+  review: shape({
+    verdict: nullable((v) => v === 'approve' || v === 'concerns' || v === 'reject'),
+    summary: text(2000),
+    findings: listOf(
+      shape({
+        file: nullable(text(300)),
+        line: nullable(count),
+        severity: (v) => ['low', 'medium', 'high', 'critical'].includes(v as string),
+        text: text(1000),
+      }),
+      50,
+    ),
+    unfinished: nullable(text()),
+    costUsd: money,
   }),
   countsStamp: word,
   cause: (v) => parseCause(v) !== null,
@@ -136,7 +179,7 @@ const ROW_ORDER = [...new Set([...Object.keys(defaults()), ...Object.keys(FIELDS
  * The row's form as text: status's row cache (kept as printed, never made again) is used only by a
  * version whose rows have the same keys in the same order. Bump the number when a check changes.
  */
-export const ROW_FORM = `1 ${hashText(ROW_ORDER.join(','))}`;
+export const ROW_FORM = `2 ${hashText(ROW_ORDER.join(','))}`;
 
 /** A summary's row, or the first field that makes it unusable. */
 export function parseFinal(text: string, id: string): { row: FinalRow } | { bad: string } {

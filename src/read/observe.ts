@@ -4,6 +4,7 @@ import { backendOf, type SessionView } from '../adapters/backend/index.js';
 import { observeChecks } from '../adapters/check.js';
 import { exists, mtime } from '../adapters/files.js';
 import { isAlive } from '../adapters/processes.js';
+import { observeReview } from '../adapters/review.js';
 import {
   readAgent,
   readExitRecord,
@@ -102,6 +103,7 @@ export async function observe(
     outputAt,
     ...(spec.repo && !exists(spec.repo.worktree) ? { worktreeGone: true } : {}),
     ...(spec.verify ? { checks: await observeChecks(paths, now) } : {}),
+    ...(await reviewOf(spec, paths, now)),
     ...(current
       ? { job: { id: current.jobId, node: current.node, state: current.state, restarts: current.restarts } }
       : {}),
@@ -168,4 +170,10 @@ async function observeAgent(
     ...end,
     transcriptBytes: transcriptSize(paths, agentCwd(spec, paths), spec.sessionId, env),
   };
+}
+
+/** A run with a reviewer: its step, once started, and its review once it has ended. */
+async function reviewOf(spec: RunSpec, paths: RunPaths, now: Date): Promise<Pick<Observation, 'review'>> {
+  const review = spec.review ? await observeReview(spec, paths, now) : null;
+  return review ? { review } : {};
 }

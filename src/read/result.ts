@@ -11,7 +11,7 @@ import { readStory } from './story.js';
 // is in docs/records.md ("result.json") and in schema/result.schema.json, which a test checks.
 
 /** Bumped when a field changes meaning or goes away; new fields keep the version. */
-export const RESULT_SCHEMA = 1;
+export const RESULT_SCHEMA = 2;
 
 /** Open questions listed per priority at most (their titles, one line each). */
 const QUESTIONS_LISTED = 50;
@@ -35,6 +35,7 @@ export function resultOf(
     cause: row.cause ?? null,
     reason: row.reason ?? null,
     verify: row.verify ?? { command: null, verdict: 'none' },
+    review: row.review ?? null,
     repo: row.repo
       ? {
           path: row.repo,

@@ -9,6 +9,7 @@ import { countOpen, parseQuestions, QUESTIONS_MAX_BYTES } from '../core/agent/qu
 import { summarizeUsage, wrongConversations, type Usage } from '../core/agent/sessions.js';
 import type { SessionLog, UsageWindow } from '../core/agent/stream.js';
 import { lazyLocalTime } from '../core/local-time.js';
+import type { Review } from '../core/review/types.js';
 import { watchHow } from '../core/run/backend.js';
 import { attachCommand, tmuxSessionName } from '../core/run/naming.js';
 import type { RunPaths } from '../core/run/paths.js';
@@ -40,6 +41,8 @@ export interface StatusRow extends Omit<DetailsRow, keyof Usage>, Usage, RepoRow
   agentRunning?: true;
   /** The check's verdict, for a run with one (`launch --verify`). */
   verify?: VerifyResult;
+  /** The reviewer's review (`review`), once it has ended. */
+  review?: Review;
 }
 
 /** How much of the events log's end is read for its last line. */
@@ -226,6 +229,7 @@ export function buildRow(
     ...whyNow(spec, obs, now),
     ...(obs.paused && !obs.sentinel && obs.session?.agent.running ? { agentRunning: true as const } : {}),
     ...(spec.verify ? { verify: verifyOf(spec, paths, obs) } : {}),
+    ...(obs.review?.review ? { review: obs.review.review } : {}),
   };
 }
 

@@ -1,8 +1,10 @@
 import { removeSession, startSession, stopAgent, wrapperOf, type SessionStart } from '../adapters/agent.js';
 import { checkOutput, startCheck, stopCheck } from '../adapters/check.js';
+import { deliver } from '../adapters/deliver.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { commitLeftWork } from '../adapters/git-commit.js';
 import type { StopGrace } from '../adapters/processes.js';
+import { startReview } from '../adapters/review.js';
 import {
   appendEvent,
   markStale,
@@ -60,6 +62,10 @@ export interface ActDeps {
   newSessionId(): string;
   /** What the agent left uncommitted in a repository run's worktree, committed by overnight. */
   commitWork: typeof commitLeftWork;
+  /** The reviewer's step (`review`), started like a check. */
+  reviews: { start: typeof startReview };
+  /** The night's work committed for its final check, and what it changed of the tests. */
+  deliver: typeof deliver;
 }
 
 export const REAL_ACT_DEPS: ActDeps = {
@@ -82,5 +88,7 @@ export const REAL_ACT_DEPS: ActDeps = {
   armWake: armWakeTimer,
   finalize: (id, paths, now, hooks) => finalizeFinished(id, paths, now, hooks),
   commitWork: commitLeftWork,
+  reviews: { start: startReview },
+  deliver,
   newSessionId: () => crypto.randomUUID(),
 };

@@ -1,12 +1,14 @@
 import { stopGraceOf } from '../adapters/processes.js';
 import { hasShell } from '../core/agent/shell-briefing.js';
+import { reviewLine, reviewNote } from '../core/review/words.js';
 import { agentCwd, type RunPaths } from '../core/run/paths.js';
 import type { RunSpec } from '../core/run/types.js';
 import { lastWords, mayPin, modelToPin, wrongConversation } from '../core/supervise/next-session.js';
 import { stateAfter, stateOf } from '../core/supervise/state.js';
 import type { Action, Observation } from '../core/supervise/types.js';
 import { fixPrompt } from '../core/verify/fix.js';
-import { synthesisNote, verdictLine, verifyResult } from '../core/verify/verdict.js';
+import { changedTestsLine, synthesisNote, verdictLine } from '../core/verify/verdict-text.js';
+import { verifyResult } from '../core/verify/verdict.js';
 import { REAL_ACT_DEPS, type ActDeps } from './act-deps.js';
 import type { PassContext } from './context.js';
 
@@ -78,9 +80,18 @@ export async function act(
     case 'check': {
       // `stop` may have written a sentinel since this run was observed: nothing starts after it.
       if (store.readSentinel(paths)) return false;
+      const again = action.again ? { again: true } : {};
+      if (action.step === 'review') {
+        const tries = action.again ? (obs.review?.step.tries ?? 1) + 1 : 1;
+        await deps.reviews.start(spec, paths, now, tries);
+        record({ step: action.step, tries, ...again });
+        return true;
+      }
       const tries = action.again ? (obs.checks?.[action.step]?.tries ?? 1) + 1 : 1;
-      await checks.start(spec, paths, action.step, now, tries);
-      record({ step: action.step, tries, ...(action.again ? { again: true } : {}) });
+      // The final check runs on what is delivered: the night committed, the commit named.
+      const delivered = spec.repo && action.step !== 'baseline' ? await deps.deliver(spec) : {};
+      await checks.start(spec, paths, action.step, now, tries, delivered);
+      record({ step: action.step, tries, ...again, ...delivered });
       return true;
     }
     case 'stop-check':
@@ -166,20 +177,28 @@ function checkNote(
   action: Extract<Action, { kind: 'start' }>,
   checkOutput: ActDeps['checks']['output'],
 ): { note?: string } {
-  if (!spec.verify) return {};
+  const review = action.mode === 'synthesis' && obs.review?.review ? reviewNote(obs.review.review) : '';
+  if (!spec.verify) return review ? { note: review } : {};
   const checks = obs.checks ?? {};
-  if (action.mode === 'synthesis') return { note: synthesisNote(verifyResult(spec.verify, checks, null)) };
+  if (action.mode === 'synthesis')
+    return { note: synthesisNote(verifyResult(spec.verify, checks, null)) + review };
   if (action.mode !== 'fix') return {};
   const result = verifyResult(spec.verify, checks, checkOutput(paths, 'final'));
   const deadline = action.deadline ?? obs.session?.deadline;
   return { note: fixPrompt(result, deadline, spec.repo !== null) };
 }
 
-/** `{verdict, check}` for a run with a check that ends: what the notification says of it. */
+/** `{verdict, check, review}` for a run that ends: what the notification says of its check and review. */
 function finalVerdict(spec: RunSpec, obs: Observation): Record<string, string> {
-  if (!spec.verify) return {};
+  const review = obs.review?.review;
+  const reviewed: Record<string, string> = review
+    ? { review: review.verdict ?? 'unfinished', reviewLine: reviewLine(review) }
+    : {};
+  if (!spec.verify) return reviewed;
   const result = verifyResult(spec.verify, obs.checks ?? {}, null);
-  return { verdict: result.verdict, check: verdictLine(result) };
+  const tests = changedTestsLine(result);
+  const check = tests ? `${verdictLine(result)}; ${tests}` : verdictLine(result);
+  return { verdict: result.verdict, check, ...reviewed };
 }
 
 /**

@@ -47,6 +47,10 @@ export interface LaunchRequest {
   verifyBudget?: string;
   verifyJunit?: string;
   verifyUnconfined?: boolean;
+  /** A reviewer after the final check (--review), its budget and model. */
+  review?: boolean;
+  reviewBudget?: string;
+  reviewModel?: string;
   /** false: `--no-sandbox`; anything else leaves it to the config. */
   sandbox?: boolean;
   /** `--sandbox-network`, comma-separated. */
@@ -75,6 +79,10 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
     throw new UsageError('give --duration or --until, not both');
   if (!req.repo && (req.base !== undefined || req.branch !== undefined))
     throw new UsageError('--base and --branch are for a run on a repository: add --repo <path>');
+  if (!req.repo && req.review)
+    throw new UsageError(
+      "--review reviews a repository run's branch: add --repo <path>, or leave --review out",
+    );
   const unusable = req.backend === undefined ? null : backendProblem(req.backend);
   if (unusable) throw new UsageError(`--backend ${req.backend}: ${unusable}`);
   const { settings, problems, chosen } = await loadSettings(
@@ -90,6 +98,9 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       verify_budget: req.verifyBudget,
       verify_junit: req.verifyJunit,
       verify_unconfined: req.verifyUnconfined ? 'true' : undefined,
+      review: req.review ? 'true' : undefined,
+      review_budget: req.reviewBudget,
+      review_model: req.reviewModel,
       sandbox: req.sandbox === false ? 'false' : undefined,
       sandbox_network: req.sandboxNetwork,
       allowed_tools: req.allowedTools,
@@ -167,6 +178,10 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
       fallbackModel: settings.fallbackModel,
       backend,
       ...(confined.sandbox ? { sandbox: confined.sandbox } : {}),
+      // The reviewer reads a branch: a plain run has none, whatever the config says.
+      ...(settings.review && repo
+        ? { review: { budget: settings.reviewBudget, model: settings.reviewModel } }
+        : {}),
       ...(settings.verify
         ? {
             verify: {

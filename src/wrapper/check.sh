@@ -1,7 +1,9 @@
 #!/bin/sh
 # overnight's check wrapper: runs the run's check command (`launch --verify`) once, detached (the
 # pass starts it with setsid), so it can be killed as a whole.
-# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT JUNIT NODE CLI MODE -- ARGV...
+# usage: check.sh RECORDS STEP CWD MAX_BYTES TIMEOUT JUNIT NODE CLI MODE INPUT -- ARGV...
+# INPUT (empty for none): a file in the records given to ARGV on its standard input (the review's
+# prompt); otherwise it reads nothing.
 # ARGV is what runs: the check's command as `/bin/sh -c COMMAND`, behind the sandbox that confines it
 # (`bwrap ... -- /bin/sh -c COMMAND`) or `setsid`. MODE says how its processes are ended as a whole:
 #   bwrap   everything the check starts lives in bubblewrap's namespace and dies with it;
@@ -43,6 +45,9 @@ atomic() {
 
 state=$1 step=$2 cwd=$3 max=$4 timeout=$5 junit=$6 node=$7 cli=$8 mode=$9
 shift 9
+input=${1:-}
+shift
+[ -n "$input" ] || input=/dev/null
 [ "${1:-}" = "--" ] && shift
 id=$(basename "$state")
 root=$(dirname "$(dirname "$state")")
@@ -85,7 +90,7 @@ else
   # The environment file is read here, outside any sandbox (overnight's records are hidden in it).
   # shellcheck disable=SC2016 # expanded by the inner sh, as intended
   env -i /bin/sh -c '. "$1" && cd "$2" && shift 2 && exec "$@"' overnight-check "$envfile" "$cwd" "$@" \
-    < /dev/null >> "$log" 2>&1 &
+    < "$input" >> "$log" 2>&1 &
   child=$!
   [ "$mode" = jobs ] && set +m
   if [ "$mode" = bwrap ]; then

@@ -67,7 +67,7 @@ describe("the check's own sandbox", () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const repo = await project(sb, (server.address() as AddressInfo).port);
-      sb.setBehaviour({ work: 1, report: true });
+      sb.setBehaviour({ work: 1, report: true, commit: 'Notes' });
       const run = await sb.launch('Tidy up', ['--repo', repo, '--verify', 'node --test', '--duration', '4s']);
       const done = await waitFor(
         async () => {

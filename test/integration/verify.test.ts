@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 
+import { makeProject, MATH } from '../helpers/calc.js';
 import { ON_CI } from '../helpers/ci.js';
-import { git } from '../helpers/git.js';
 import { alive, waitFor, type Sandbox } from '../helpers/harness.js';
 import { validate } from '../helpers/json-schema.js';
 import { it } from '../helpers/sandbox.js';
@@ -14,31 +14,6 @@ const RESULT_SCHEMA = JSON.parse(
 
 // Verified nights: a small real project with a `node --test` suite, the fake agent, and the check
 // overnight runs itself (its baseline on the base commit, then at the end).
-
-const MATH = (sub: string, mul: string) =>
-  `export const add = (a, b) => a + b;\nexport const sub = (a, b) => ${sub};\nexport const mul = (a, b) => ${mul};\n`;
-
-const TESTS = `import test from 'node:test';
-import assert from 'node:assert/strict';
-import { add, sub, mul } from '../math.mjs';
-test('adds', () => assert.equal(add(2, 3), 5));
-test('subtracts', () => assert.equal(sub(5, 3), 2));
-test('multiplies', () => assert.equal(mul(2, 3), 6));
-`;
-
-/** One test (multiplies) fails before the night. */
-async function makeProject(dir: string): Promise<string> {
-  const repo = join(dir, 'calc');
-  mkdirSync(join(repo, 'test'), { recursive: true });
-  await git(repo, 'init', '-q', '-b', 'main');
-  await git(repo, 'config', 'user.name', 'Night Tester');
-  await git(repo, 'config', 'user.email', 'night@example.com');
-  writeFileSync(join(repo, 'math.mjs'), MATH('a - b', 'a + b'));
-  writeFileSync(join(repo, 'test', 'math.test.mjs'), TESTS);
-  await git(repo, 'add', '-A');
-  await git(repo, 'commit', '-q', '-m', 'Calculator');
-  return repo;
-}
 
 /** Passes run (as cron would) until the run is DONE. */
 async function untilDone(sb: Sandbox, workspace: string, timeout = 40_000): Promise<string> {
@@ -74,8 +49,9 @@ describe('a run with a check', () => {
     const question = '\n## Keep the old API?\n- Best guess: yes\n- Priority: high\n';
     sb.setBehaviour([
       { plant: { 'math.mjs': MATH('a + b', 'a * b') }, questions: question, work: 30 },
-      // The synthesis commits what the night left in the worktree, as it is asked to.
-      { report: true, commit: 'Fix mul' },
+      // What the night left uncommitted, overnight commits for the final check; the synthesis writes
+      // the report, and cannot change the branch that was checked.
+      { report: true },
     ]);
     const run = await launchRepo(sb, repo, ['--duration', '8s']);
     // The baseline ran on the base commit before the first session: multiplies fails there.
@@ -93,14 +69,14 @@ describe('a run with a check', () => {
     expect(done).toMatch(/NOT verified: 1 new failure: subtracts \(1 failure was there before the night\)/);
     // The synthesis heard the verdict.
     const synthesis = sb.calls().at(-1);
-    expect(synthesis?.stdin).toMatch(/shows 1 new failure: subtracts.*do not claim success/s);
+    expect(synthesis?.stdin).toMatch(/says: NOT verified: 1 new failure: subtracts.*do not claim success/s);
     expect(sb.read(join(run.workspace, 'REPORT.md'))).toMatch(/All done/);
 
     // result.json, beside the report, in its documented schema; status --json carries the same verify.
     const text = await waitFor(() => sb.read(join(run.workspace, 'result.json')), { what: 'result.json' });
     const result = JSON.parse(text) as Record<string, unknown>;
     expect(result).toMatchObject({
-      schema: 1,
+      schema: 2,
       id: run.id,
       state: 'done',
       reason: expect.stringMatching(/NOT verified/),
@@ -115,8 +91,13 @@ describe('a run with a check', () => {
       repo: {
         path: repo,
         branch: `overnight/${run.id}`,
-        commits: [{ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: 'Fix mul' }],
-        diffstat: { files: 2, insertions: 3, deletions: 2 },
+        commits: [
+          {
+            sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+            subject: "overnight: the night's uncommitted work, committed for the final check",
+          },
+        ],
+        diffstat: { files: 1, insertions: 2, deletions: 2 },
       },
       restarts: 0,
       openQuestions: { high: ['Keep the old API?'], medium: [], low: [], unknown: [] },
@@ -130,7 +111,7 @@ describe('a run with a check', () => {
     // status <run>: the failing tests, the night's new ones first, and where the output is.
     const shown = (await sb.run(['status', run.id])).stdout;
     expect(shown).toMatch(
-      /check: +NOT verified: 1 new failure.*\n {2}command: {2}node --test\n {2}failing: {2}subtracts \(new\)\n/,
+      /check: +NOT verified: 1 new failure.*\n {2}command: {2}node --test\n {2}on: +[0-9a-f]{12} .*\n {2}failing: {2}subtracts \(new\)\n/,
     );
     expect(shown).toContain(`output:   ${sb.state(run.id, 'check-final.log')}`);
     // The notification said the verdict on a line of its own, as a needs-you event.
@@ -238,7 +219,7 @@ describe('a run with a check', () => {
     if (ON_CI) expect(realpathSync('/bin/sh')).toMatch(/dash$/);
     const repo = await makeProject(sb.dir);
     // The agent changes nothing, and works past verify_timeout before the final check.
-    sb.setBehaviour({ work: 5, report: true });
+    sb.setBehaviour({ work: 5, report: true, commit: 'Notes' });
     const run = await launchRepo(sb, repo, ['--verify-timeout', '2s', '--duration', '8s']);
     const watchdog = await waitFor(() => sb.read(sb.state(run.id, 'check-baseline.watchdog')), {
       what: 'the baseline watchdog',

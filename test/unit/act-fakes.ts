@@ -46,6 +46,11 @@ export function fakes(opts: { sentinel?: Sentinel | null; armed?: boolean; commi
     },
     finalize: async (id) => void calls.push(`finalize ${id}`),
     newSessionId: () => 'new-conversation',
+    reviews: { start: async (_spec, _paths, _now, tries) => void calls.push(`start-review ${tries}`) },
+    deliver: async (spec) => {
+      calls.push('deliver');
+      return spec.repo ? { commit: 'c'.repeat(40) } : {};
+    },
     commitWork: async (spec, subject) => {
       calls.push(`commit ${subject}`);
       if (opts.commitFails) throw new Error('the worktree is not on its branch');

@@ -373,6 +373,7 @@ test('an agent waiting for input nobody will give fails the run at once, stoppin
     sentinel: 'FAILED',
     stopAgent: true,
     reason: 'the agent is waiting for input nobody will give: "Do you trust the files in this folder?"',
+    rule: '4.3',
   });
 });
 

@@ -18,7 +18,9 @@ const tap = (passed: number, failures: string[]): TestCounts => ({
   format: 'node-tap',
   passed,
   failed: failures.length,
+  skipped: 0,
   failures,
+  tests: null,
 });
 
 function check(step: ObservedCheck['step'], failures: string[], over: Partial<ObservedCheck> = {}) {

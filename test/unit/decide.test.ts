@@ -498,6 +498,7 @@ describe('decide', () => {
       reason: 'agent ended (exit 1)',
       exit: 1,
       uptime: 13440,
+      rule: '6.12',
     });
     const finished = observation({ session: ended(session(), { exit: exited(0) }), reportExists: true });
     expect(decide(spec(), finished, BEFORE_END)).toEqual({
@@ -506,6 +507,7 @@ describe('decide', () => {
       sentinel: 'DONE',
       reason: 'finished: REPORT.md written',
       stopAgent: false,
+      rule: '6.6',
     });
   });
 

@@ -45,6 +45,8 @@ const HELP = [
   '--fork-session',
   '--system-prompt-snapshot <on|off>',
   '--settings <file-or-json>',
+  '--tools <tools...>',
+  '--json-schema <schema>',
 ]
   .map((l) => `  ${l.padEnd(40)}does something`)
   .join('\n');

@@ -212,6 +212,7 @@ describe('command and desktop', () => {
         OVERNIGHT_REPORT: `/runs/${RUN}/REPORT.md`,
         OVERNIGHT_WORKSPACE: `/runs/${RUN}`,
         OVERNIGHT_VERDICT: '',
+        OVERNIGHT_REVIEW: '',
       },
       stdin: expect.stringMatching(/^\{"id":.*"event":"done".*\}\n$/),
     });

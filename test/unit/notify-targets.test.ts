@@ -260,7 +260,7 @@ describe('notify: in the settings', () => {
   test('an unknown key names notify among the known ones', () => {
     const { problems } = resolveSettings({ home: HOME, env: {}, file: { path: FILE, data: { alerts: [] } } });
     expect(problems[0]?.message).toMatch(
-      /known keys: .*fallback_model, verify, verify_timeout, verify_budget, verify_junit, verify_unconfined, sandbox, sandbox_network, sandbox_write, notify_timeout, notify_tries, notify_backoff, notify, slurm$/,
+      /known keys: .*fallback_model, verify, verify_timeout, verify_budget, verify_junit, verify_unconfined, sandbox, review, review_budget, review_model, sandbox_network, sandbox_write, notify_timeout, notify_tries, notify_backoff, notify, slurm$/,
     );
   });
 });

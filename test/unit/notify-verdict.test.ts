@@ -65,4 +65,36 @@ describe('the verdict in notifications', () => {
     expect(long.verify?.line).not.toContain('\n');
     expect(long.verify?.line.length).toBeLessThanOrEqual(300);
   });
+
+  test('unchanged: nothing on the branch is no success, and needs the person', () => {
+    const e = finish('unchanged', 'unchanged: the night left nothing on the branch to check');
+    expect(e.kinds).toEqual(['needs-you', 'done']);
+    expect(headline(e, UTC)).toBe('done, unchanged: needs you');
+  });
+
+  test('the tests the night changed ride with the verdict; a rejecting review needs the person', () => {
+    const line = { at: '2026-11-22T07:40:00.000Z', from: 'synthesizing', to: 'done', action: 'finish' };
+    const check = 'verified: 3 passed, 0 new failures; the night changed its tests: test/a.test.mjs';
+    const e = eventOf(
+      {
+        ...line,
+        reason: 'finished: REPORT.md written',
+        cause: 'report-written',
+        verdict: 'verified',
+        check,
+        review: 'reject',
+        reviewLine: 'review: reject (1 finding, 1 high): the fix hides the bug',
+      },
+      64,
+      run,
+    );
+    expect(e?.kinds).toEqual(['needs-you', 'done']);
+    expect(headline(e as NonNullable<typeof e>, UTC)).toBe('done, the review rejects it: needs you');
+    expect(message(e as NonNullable<typeof e>)).toMatch(
+      /the night changed its tests: test\/a.test.mjs\nreview: reject/,
+    );
+    // A review the line does not name as one of its words is no review.
+    const odd = eventOf({ ...line, reason: 'x', cause: 'report-written', review: '<b>approve</b>' }, 64, run);
+    expect(odd?.review).toBeUndefined();
+  });
 });

@@ -27,15 +27,15 @@ describe('result.json schema', () => {
     const good = docsExample();
     const bad = {
       ...good,
-      schema: 2,
+      schema: 1,
       verify: { command: 'x', verdict: 'probably fine' },
       openQuestions: { high: [1] },
     };
     delete (bad as Record<string, unknown>).report;
     expect(validate(SCHEMA, bad)).toEqual([
       '$: report is missing',
-      '$.schema: expected 1',
-      '$.verify.verdict: "probably fine" is not one of verified, not-verified, error, none',
+      '$.schema: expected 2',
+      '$.verify.verdict: "probably fine" is not one of verified, not-verified, unchanged, error, none',
       '$.openQuestions: medium is missing',
       '$.openQuestions: low is missing',
       '$.openQuestions: unknown is missing',

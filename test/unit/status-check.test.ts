@@ -13,6 +13,7 @@ const step = (failures: string[]) => ({
   failed: failures.length,
   failures,
   exit: failures.length ? 1 : 0,
+  skipped: 0,
   state: 'exited',
 });
 
@@ -24,6 +25,10 @@ function result(over: Partial<VerifyResult> = {}): VerifyResult {
     final: step(['multiplies', 'subtracts']),
     newFailures: ['subtracts'],
     newFailureCount: 1,
+    basis: 'counts',
+    accounting: null,
+    commit: null,
+    changedTests: [],
     output: '/runs/.overnight/r/check-final.log',
     ...over,
   };

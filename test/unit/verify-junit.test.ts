@@ -17,7 +17,14 @@ describe('parseJunit', () => {
       <testcase classname="calc" name="adds"></testcase>
       <testcase name="later"><skipped/></testcase>
     </testsuite></testsuites>`;
-    expect(parseJunit(xml)).toEqual({ format: 'junit', passed: 1, failed: 1, failures: ['calc divides'] });
+    expect(parseJunit(xml)).toEqual({
+      format: 'junit',
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      failures: ['calc divides'],
+      tests: { 'calc divides': [0, 1, 0], 'calc adds': [1, 0, 0], later: [0, 0, 1] },
+    });
   });
 
   test('<testcases> is not a test case; no test case at all is null', () => {
@@ -26,7 +33,14 @@ describe('parseJunit', () => {
   });
 
   test('hostile files: unterminated tags, a huge one, many failures: bounded', () => {
-    expect(parseJunit('<testcase name="a"')).toEqual({ format: 'junit', passed: 0, failed: 0, failures: [] });
+    expect(parseJunit('<testcase name="a"')).toEqual({
+      format: 'junit',
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      failures: [],
+      tests: null,
+    });
     const open = '<testcase name="x'.repeat(100_000);
     expect(parseJunit(`${open}>`)?.passed).toBe(1);
     const many = Array.from({ length: 5000 }, (_, i) => `<testcase name="t${i}"><failure/></testcase>`);

@@ -73,14 +73,48 @@ const JUNIT = `<?xml version="1.0"?>
 
 describe('parseTestOutput', () => {
   test.each([
-    ['node TAP', NODE_TAP, { format: 'node-tap', passed: 1, failed: 1, failures: ['breaks'] }],
-    ['node spec', NODE_SPEC, { format: 'node-spec', passed: 1, failed: 1, failures: ['breaks'] }],
+    [
+      'node TAP',
+      NODE_TAP,
+      {
+        format: 'node-tap',
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        failures: ['breaks'],
+        tests: { adds: [1, 0, 0], breaks: [0, 1, 0], 'skipped one': [0, 0, 1] },
+      },
+    ],
+    [
+      'node spec',
+      NODE_SPEC,
+      {
+        format: 'node-spec',
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        failures: ['breaks'],
+        tests: { adds: [1, 0, 0], breaks: [0, 1, 0] },
+      },
+    ],
     [
       'vitest',
       VITEST,
-      { format: 'vitest', passed: 2, failed: 1, failures: ['a > breaks', 'test/a.test.ts > a > breaks'] },
+      {
+        format: 'vitest',
+        passed: 2,
+        failed: 1,
+        skipped: 0,
+        failures: ['a > breaks', 'test/a.test.ts > a > breaks'],
+        // The default reporter names only the failures: counted, not accounted for by name.
+        tests: null,
+      },
     ],
-    ['jest', JEST, { format: 'jest', passed: 4, failed: 1, failures: ['math › breaks'] }],
+    [
+      'jest',
+      JEST,
+      { format: 'jest', passed: 4, failed: 1, skipped: 0, failures: ['math › breaks'], tests: null },
+    ],
     [
       'pytest',
       PYTEST,
@@ -88,12 +122,47 @@ describe('parseTestOutput', () => {
         format: 'pytest',
         passed: 7,
         failed: 2,
+        skipped: 0,
         failures: ['tests/test_a.py::test_b', 'tests/test_c.py::test_d'],
+        tests: null,
       },
     ],
-    ['go test', GO, { format: 'go', passed: 1, failed: 1, failures: ['TestBreak'] }],
-    ['cargo test', CARGO, { format: 'cargo', passed: 1, failed: 1, failures: ['tests::breaks'] }],
-    ['JUnit XML', JUNIT, { format: 'junit', passed: 1, failed: 1, failures: ['math a & b'] }],
+    [
+      'go test',
+      GO,
+      {
+        format: 'go',
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        failures: ['TestBreak'],
+        tests: { TestAdd: [1, 0, 0], TestBreak: [0, 1, 0] },
+      },
+    ],
+    [
+      'cargo test',
+      CARGO,
+      {
+        format: 'cargo',
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        failures: ['tests::breaks'],
+        tests: { 'tests::adds': [1, 0, 0], 'tests::breaks': [0, 1, 0] },
+      },
+    ],
+    [
+      'JUnit XML',
+      JUNIT,
+      {
+        format: 'junit',
+        passed: 1,
+        failed: 1,
+        skipped: 1,
+        failures: ['math a & b'],
+        tests: { 'math adds': [1, 0, 0], 'math a & b': [0, 1, 0], 'math later': [0, 0, 1] },
+      },
+    ],
   ])('%s', (_what, output, want) => {
     expect(parseTestOutput(output)).toEqual(want);
   });

@@ -48,6 +48,12 @@ export interface Settings extends Limits {
   sandboxWrite: string[];
   /** Run the check as the person, unconfined, where no sandbox can hold it. */
   verifyUnconfined: boolean;
+  /** A reviewer with fresh eyes after the final check (repository runs). */
+  review: boolean;
+  /** Seconds the review may take. */
+  reviewBudget: number;
+  /** The reviewer's own model; null for the run's. */
+  reviewModel: string | null;
   /** What every Slurm job gets besides overnight's own options: config file only (core/config/slurm). */
   slurm: SlurmSettings;
 }
@@ -113,6 +119,9 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   verify_junit: { field: 'verifyJunit', kind: 'junit-path', env: 'OVERNIGHT_VERIFY_JUNIT' },
   verify_unconfined: { field: 'verifyUnconfined', kind: 'boolean', env: 'OVERNIGHT_VERIFY_UNCONFINED' },
   sandbox: { field: 'sandbox', kind: 'boolean', env: 'OVERNIGHT_SANDBOX' },
+  review: { field: 'review', kind: 'boolean', env: 'OVERNIGHT_REVIEW' },
+  review_budget: { field: 'reviewBudget', kind: 'positive-duration', env: 'OVERNIGHT_REVIEW_BUDGET' },
+  review_model: { field: 'reviewModel', kind: 'model', env: 'OVERNIGHT_REVIEW_MODEL' },
   sandbox_network: { field: 'sandboxNetwork', kind: 'domains', env: 'OVERNIGHT_SANDBOX_NETWORK' },
   sandbox_write: { field: 'sandboxWrite', kind: 'directories', env: 'OVERNIGHT_SANDBOX_WRITE' },
   notify_timeout: { field: 'notifyTimeout', kind: 'positive-duration', env: 'OVERNIGHT_NOTIFY_TIMEOUT' },
@@ -133,7 +142,15 @@ function unknownKey(key: string): string {
 }
 
 /** Keys a config file may set to null (none). */
-const NULLABLE = new Set(['model', 'max_cost', 'fallback_model', 'verify', 'verify_junit', 'sandbox']);
+const NULLABLE = new Set([
+  'model',
+  'max_cost',
+  'fallback_model',
+  'verify',
+  'verify_junit',
+  'sandbox',
+  'review_model',
+]);
 
 /** A structured key, validated on its own (core/notify/targets.ts): a bad target is skipped alone. */
 const NOTIFY_KEY = 'notify';
@@ -174,6 +191,9 @@ export function defaultSettings(home: string): Settings {
     verifyBudget: 0,
     verifyJunit: null,
     verifyUnconfined: false,
+    review: false,
+    reviewBudget: 10 * 60,
+    reviewModel: null,
     sandbox: null,
     sandboxNetwork: [],
     sandboxWrite: [],

@@ -14,7 +14,7 @@ import { nightsLine, runSeconds } from './text.js';
 import type { Digest, DigestRun } from './types.js';
 
 /** The check's verdicts: the only words a data-verdict attribute may hold. */
-const VERDICTS = ['verified', 'not-verified', 'error', 'none'];
+const VERDICTS = ['verified', 'not-verified', 'unchanged', 'error', 'none'];
 
 // The morning digest as one self-contained page: inline CSS and SVG, no script, nothing loaded,
 // no element that can navigate away (the content security policy forbids what it can too). Pure.
@@ -87,9 +87,11 @@ function legend(run: DigestRun, now: Date): string {
 
 /** The check's verdict beside the report, for a run with one. */
 function checkBlock(run: DigestRun): string {
-  if (!run.verify?.line) return '';
+  const review = run.review ? `<p class="review">${esc(run.review.line)}</p>` : '';
+  if (!run.verify?.line) return review;
   const verdict = oneOf(run.verify.verdict, VERDICTS, 'none');
-  return `<p class="check" data-verdict="${verdict}">${esc(run.verify.line)}</p>`;
+  const tests = run.verify.tests ? `<p class="check-tests">${esc(run.verify.tests)}</p>` : '';
+  return `<p class="check" data-verdict="${verdict}">${esc(run.verify.line)}</p>${tests}${review}`;
 }
 
 function reportBlock(run: DigestRun): string {

@@ -25,7 +25,8 @@ export function digestNeed(run: DigestRun): string | null {
     ...(run.problem ? { problem: run.problem } : {}),
     ...(run.onOverage ? { onOverage: true } : {}),
     ...(run.notifyFailing ? { notifyFailing: true } : {}),
-    ...(run.verify?.verdict === 'not-verified' || run.verify?.verdict === 'error'
+    ...(['not-verified', 'error', 'unchanged'].includes(run.verify?.verdict ?? '') ||
+    run.review?.verdict === 'reject'
       ? { checkFailed: true }
       : {}),
   });

@@ -70,6 +70,8 @@ function runLines(run: DigestRun, now: Date, clock: LocalTime): string[] {
   if (needs) out.push(`  needs you:  ${oneLine(needs, 300)}`);
   else if (run.reason) out.push(`  outcome:    ${oneLine(run.reason, 300)}`);
   if (run.verify?.line) out.push(`  check:      ${oneLine(run.verify.line, 300)}`);
+  if (run.verify?.tests) out.push(`  tests:      ${oneLine(run.verify.tests, 300)}`);
+  if (run.review) out.push(`  review:     ${oneLine(run.review.line, 300)}`);
   if (run.report) {
     out.push(`  report:     ${run.report.path}`);
     for (const line of run.report.head) out.push(`    │ ${oneLine(line, 96)}`);

@@ -8,7 +8,9 @@ import type { Cause } from '../supervise/causes.js';
 export interface DigestRun {
   id: string;
   /** The check's verdict and its line ("verified: 12 passed, 0 new failures"), for a run with one. */
-  verify?: { verdict: string; line: string };
+  verify?: { verdict: string; line: string; tests?: string };
+  /** The reviewer's verdict (null: it did not finish) and its line. */
+  review?: { verdict: string | null; line: string };
   task: string | null;
   state: RunState;
   /** Why it is in its state (the sentinel's reason for a finished run). */

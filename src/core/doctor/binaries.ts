@@ -23,6 +23,9 @@ export const AGENT_FLAGS: readonly (readonly string[])[] = [
   ['--system-prompt-snapshot'],
   // Every session's: the run's sandbox and the file tools' Read rules.
   ['--settings'],
+  // The reviewer's (`--review`): its tools, and the shape of its answer.
+  ['--tools'],
+  ['--json-schema'],
 ];
 
 const mentions = (text: string, flag: string) =>

@@ -33,15 +33,26 @@ export interface NotifyEvent {
   text?: string;
   /** The check's verdict when a run with one ends (`verified: 212 passed, 0 new failures`). */
   verify?: { verdict: Verdict; line: string };
+  /** The reviewer's verdict (`unfinished` when it did not finish) and its line, when the run had one. */
+  review?: { verdict: string; line: string };
 }
 
-const VERDICTS: readonly Verdict[] = ['verified', 'not-verified', 'error'];
+const VERDICTS: readonly Verdict[] = ['verified', 'not-verified', 'unchanged', 'error'];
 
 /** The verdict a finish line carries (act records it), read back as untrusted: closed set, one line. */
 function verifyOf(raw: Record<string, unknown>): NotifyEvent['verify'] | undefined {
   const verdict = VERDICTS.find((v) => v === raw.verdict);
   if (!verdict || raw.action !== 'finish') return undefined;
   return { verdict, line: oneLine(typeof raw.check === 'string' ? raw.check : '', 300) };
+}
+
+const REVIEWS = ['approve', 'concerns', 'reject', 'unfinished'];
+
+/** The review a finish line carries (act records it), read back as untrusted: closed set, one line. */
+function reviewOfLine(raw: Record<string, unknown>): NotifyEvent['review'] | undefined {
+  const verdict = REVIEWS.find((v) => v === raw.review);
+  if (!verdict || raw.action !== 'finish') return undefined;
+  return { verdict, line: oneLine(typeof raw.reviewLine === 'string' ? raw.reviewLine : '', 300) };
 }
 
 /** What a line alone does not say. */
@@ -65,7 +76,8 @@ export function kindsOf(raw: Record<string, unknown>, reportExists: boolean): No
   if (action === 'finish' && (to === 'failed' || to === 'done')) {
     const state = to === 'failed' ? 'failed' : 'done';
     const verdict = verifyOf(raw)?.verdict;
-    const checkFailed = verdict === 'not-verified' || verdict === 'error';
+    const checkFailed =
+      verdict === 'not-verified' || verdict === 'error' || verdict === 'unchanged' || raw.review === 'reject';
     const need = attention(cause, { state, report: reportExists, checkFailed });
     // A FAILED run is news for everyone; "needs you" when only the person can clear it. A run
     // that ends without a report leaves the person to read findings/ themselves.
@@ -90,6 +102,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
   const to = (RUN_STATES as readonly unknown[]).includes(raw.to) ? (raw.to as RunState) : 'waiting';
   const until = timeOf(raw.until) ? { until: raw.until as string } : {};
   const verify = verifyOf(raw);
+  const review = reviewOfLine(raw);
   return {
     id: `${run.id}:${offset}`,
     event: kinds[0] as NotifyEventKind,
@@ -103,6 +116,7 @@ export function eventOf(raw: Record<string, unknown>, offset: number, run: RunFa
     task: run.task === null ? null : oneLine(taskTitle(run.task), 120),
     ...until,
     ...(verify ? { verify } : {}),
+    ...(review ? { review } : {}),
   };
 }
 

@@ -14,9 +14,13 @@ export function headline(e: NotifyEvent, clock: LocalTime): string {
     case 'done':
       if (e.verify?.verdict === 'verified')
         return e.report ? 'done, verified: the report is ready' : 'done, verified';
+      if (e.verify?.verdict === 'unchanged') return 'done, unchanged: nothing on the branch';
       return e.report ? 'done: the report is ready' : 'done';
     case 'needs-you':
       if (e.state === 'done' && e.verify?.verdict === 'not-verified') return 'done, NOT verified: needs you';
+      if (e.state === 'done' && e.verify?.verdict === 'unchanged') return 'done, unchanged: needs you';
+      if (e.state === 'done' && e.review?.verdict === 'reject')
+        return 'done, the review rejects it: needs you';
       if (e.state === 'done' && e.verify?.verdict === 'error')
         return 'done, the check gave no result: needs you';
       return e.state === 'done' ? 'done without a report: needs you' : 'failed: needs you';
@@ -49,6 +53,7 @@ export function message(e: NotifyEvent): string {
   // The check's verdict on a line of its own, first; the reason that ends with it is not said twice.
   const check = e.verify?.line ?? '';
   if (check) lines.push(check);
+  if (e.review?.line) lines.push(e.review.line);
   const reason = check && e.reason.endsWith(`; ${check}`) ? e.reason.slice(0, -check.length - 2) : e.reason;
   if (reason) lines.push(reason);
   if (e.report) lines.push(`report: ${e.report}`);
@@ -193,6 +198,7 @@ export function commandCall(
     OVERNIGHT_REPORT: e.report ?? '',
     OVERNIGHT_WORKSPACE: e.workspace,
     OVERNIGHT_VERDICT: e.verify?.verdict ?? '',
+    OVERNIGHT_REVIEW: e.review?.verdict ?? '',
   };
   return {
     ok: true,

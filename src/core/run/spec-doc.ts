@@ -1,3 +1,4 @@
+import type { ReviewSpec } from '../review/types.js';
 import { domainProblem, type SandboxSpec } from '../sandbox/policy.js';
 import { junitPath } from '../verify/junit-path.js';
 import type { VerifySpec } from '../verify/types.js';
@@ -40,6 +41,7 @@ export function specToDoc(spec: RunSpec): Record<string, unknown> {
     allow_overage: spec.allowOverage,
     fallback_model: spec.fallbackModel,
     ...(spec.continues ? { continues: spec.continues } : {}),
+    ...(spec.review ? { review: { budget_seconds: spec.review.budget, model: spec.review.model } } : {}),
     backend: spec.backend,
     ...(spec.sandbox ? { sandbox: { network: spec.sandbox.network, write: spec.sandbox.write } } : {}),
     ...(spec.verify
@@ -154,6 +156,7 @@ export function specFromDoc(doc: unknown): RunSpec {
     ...(typeof d.continues === 'string' && d.continues !== '' ? { continues: d.continues } : {}),
     backend,
     ...sandboxFromDoc(d.sandbox),
+    ...reviewFromDoc(d.review),
     ...verifyFromDoc(d.verify),
     paths: {
       claude: str('claude', p),
@@ -211,4 +214,24 @@ function sandboxFromDoc(v: unknown): { sandbox?: SandboxSpec } {
       write: list('write', absolute),
     },
   };
+}
+
+/** run.yaml's `review`: its budget and model. */
+function reviewFromDoc(v: unknown): { review?: ReviewSpec } {
+  if (v === undefined || v === null) return {};
+  const o = need(typeof v === 'object' && !Array.isArray(v), v as Record<string, unknown>, 'review');
+  const budget = need(
+    numberIn(o.budget_seconds, 1, 1e9) !== null,
+    o.budget_seconds as number,
+    'review.budget_seconds',
+  );
+  const model =
+    o.model === null || o.model === undefined
+      ? null
+      : need(
+          typeof o.model === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:[\]-]{0,99}$/.test(o.model),
+          o.model as string,
+          'review.model',
+        );
+  return { review: { budget, model } };
 }

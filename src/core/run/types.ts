@@ -1,3 +1,4 @@
+import type { ReviewSpec } from '../review/types.js';
 import type { SandboxSpec } from '../sandbox/policy.js';
 import type { Cause } from '../supervise/causes.js';
 import type { VerifySpec } from '../verify/types.js';
@@ -82,6 +83,8 @@ export interface RunSpec {
   fallbackModel: string | null;
   /** The check the run is verified by (`launch --verify`); absent for a run without one. */
   verify?: VerifySpec;
+  /** A reviewer with fresh eyes after the final check (`launch --review`); absent for none. */
+  review?: ReviewSpec;
   /** The finished run this one follows up (`overnight continue`), when it does. */
   continues?: string;
   /** How its sessions run (runs recorded before backends existed ran in tmux). */

@@ -12,11 +12,22 @@ export interface SettingsInput {
   policy: Policy | null;
   /** What the file tools may not read: the denied paths, with every other run named one by one. */
   unreadable: string[];
+  /**
+   * What this session may not change though it works there: the worktree, for the synthesis, so
+   * that the branch in the morning is exactly what the final check ran on.
+   */
+  readOnly?: string[];
 }
 
+const WRITERS = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
+
 export function claudeSettings(s: SettingsInput): Record<string, unknown> {
+  const readOnly = s.readOnly ?? [];
   const permissions = {
-    deny: s.unreadable.flatMap(readDenied),
+    deny: [
+      ...s.unreadable.flatMap(readDenied),
+      ...readOnly.flatMap((p) => WRITERS.map((w) => `${w}(/${p}/**)`)),
+    ],
     // The file tools write only below the working directories (the run's, the worktree, the
     // directories given with --add-dir), whatever rule the tools list holds.
     blockWritesOutsideWorkingDirectories: true,
@@ -31,7 +42,12 @@ export function claudeSettings(s: SettingsInput): Record<string, unknown> {
       autoAllowBashIfSandboxed: true,
       // A command that fails in the sandbox is never run again outside it.
       allowUnsandboxedCommands: false,
-      filesystem: { allowWrite: p.write, denyRead: p.denyRead, allowRead: p.allowRead },
+      filesystem: {
+        allowWrite: p.write,
+        denyRead: p.denyRead,
+        allowRead: p.allowRead,
+        ...(readOnly.length > 0 ? { denyWrite: readOnly } : {}),
+      },
       // Without strictAllowlist an allowlist of domains does not hold (reported upstream).
       network: { allowedDomains: p.network, strictAllowlist: true },
     },

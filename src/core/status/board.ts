@@ -150,6 +150,8 @@ export function formatBoard<R extends TableRow>(
 function checkMark(r: TableRow): string {
   if (isLive(r.state)) return '';
   const v = r.verify?.verdict;
-  if (v === 'verified') return ' ✓';
+  // Verified by its exit code alone earns no ✓: no test was counted.
+  if (v === 'verified') return r.verify?.basis === 'exit-code' ? ' ?' : ' ✓';
+  if (v === 'unchanged') return ' =';
   return v === 'not-verified' || v === 'error' ? ' ✗' : '';
 }

@@ -1,6 +1,9 @@
+import type { Review } from '../review/types.js';
+import { findingLines, reviewLine } from '../review/words.js';
 import { isLive } from '../supervise/live-states.js';
 import { oneLine } from '../text.js';
-import { verdictLine, type VerifyResult } from '../verify/verdict.js';
+import { changedTestsLine, lostTests, verdictLine } from '../verify/verdict-text.js';
+import type { VerifyResult } from '../verify/verdict.js';
 
 // `overnight status <run>`: the run's check (`launch --verify`), for a person: the verdict, the
 // failing tests' names (the night's new failures first, a bounded list) and where the output is.
@@ -13,6 +16,11 @@ export function checkDetails(v: VerifyResult | undefined, state: string): string
   if (!v || v.verdict === 'none') return [];
   const lines = [`check:      ${checkHeadline(v, state)}`, `  command:  ${v.command ?? '?'}`];
   if (pending(v, state)) return lines;
+  if (v.commit) lines.push(`  on:       ${v.commit.slice(0, 12)} (overnight's commit of the night)`);
+  // The tests to look at first: changed by the night, or no longer passing.
+  const changed = changedTestsLine(v, SHOWN_FAILURES);
+  if (changed) lines.push(`  tests:    ${oneLine(changed, 300)}`);
+  for (const lost of lostTests(v.accounting, SHOWN_FAILURES)) lines.push(`  lost:     ${oneLine(lost, 300)}`);
   const failing = failingNames(v);
   const shown = failing.slice(0, SHOWN_FAILURES);
   shown.forEach((name, i) => lines.push(`${i === 0 ? '  failing:  ' : '            '}${name}`));
@@ -40,4 +48,12 @@ function failingNames(v: VerifyResult): string[] {
     ...v.newFailures.map((n) => `${oneLine(n, 200)} (new)`),
     ...before.map((n) => `${oneLine(n, 200)} (there before the night)`),
   ];
+}
+
+/** `status <run>`: the reviewer's verdict, its summary and findings (the review is untrusted text). */
+export function reviewDetails(r: Review | undefined): string[] {
+  if (!r) return [];
+  const lines = [`review:     ${oneLine(reviewLine(r, 300), 400)}`];
+  for (const f of findingLines(r, SHOWN_FAILURES)) lines.push(`  ${oneLine(f, 300)}`);
+  return lines;
 }

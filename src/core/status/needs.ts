@@ -19,11 +19,15 @@ export interface NeedFacts {
   notifyFailing?: true;
   /** The check's verdict, for a run with one. */
   verify?: { verdict: string };
+  /** The reviewer's verdict: `reject` needs the person, like a failed check. */
+  review?: { verdict: string | null };
 }
 
 /** What the row needs from the person, as a code; null when nothing. */
 export function needCode(r: NeedFacts): Need | null {
-  const checkFailed = r.verify?.verdict === 'not-verified' || r.verify?.verdict === 'error';
+  const checkFailed =
+    ['not-verified', 'error', 'unchanged'].includes(r.verify?.verdict ?? '') ||
+    r.review?.verdict === 'reject';
   return attention(causeOf(r), { ...r, checkFailed })?.need ?? null;
 }
 

@@ -21,7 +21,7 @@ export interface TableRow {
   /** Things the user should know even while the run goes on. */
   warnings?: string[];
   /** The check's verdict, for a run with one (`--verify`): ✓ or ✗ beside the state. */
-  verify?: { verdict: string };
+  verify?: { verdict: string; basis?: string | null };
   /** The run this one follows up (`overnight continue`), and the one that follows it up. */
   continues?: string;
   continuedBy?: string;

@@ -28,6 +28,7 @@ export const CAUSES = {
   unpaused: 'the person resumed the paused run',
   'leftover-agent': 'the run is finished but an agent still ran: stopped',
   verifying: "the run's check (launch --verify) is due or running: on the base commit, or at the end",
+  reviewing: 'the reviewer (launch --review) is due or reading the night’s work, before the report',
   'check-lost': "the check's process was lost (killed, the machine went down): started again once",
   'check-timeout': 'the check ran past verify_timeout: killed with its process group',
   'verify-fix': 'the final check failed with verify_budget left: one fix session, then the check again',

@@ -10,6 +10,7 @@ import { done, endedOf, failed, start, type Rule } from './ended-facts.js';
 import { retrySynthesis, waitOutLimit } from './ended-waits.js';
 import { crashRestarts } from './exits.js';
 import { synthesisStart } from './late-start.js';
+import type { RuleId } from './rules.js';
 import type { Action, AgentNotRunning, Observation } from './types.js';
 
 export { synthesisDeadline } from './ended-waits.js';
@@ -144,21 +145,21 @@ const goOn: Rule = (e) => {
   return start(e, 'resume', agent.hung ? 'hang' : 'crash', why);
 };
 
-/** What follows an ended session, in order: the first rule that has an answer decides. */
-export const ENDED_RULES: readonly Rule[] = [
-  synthesisWrote,
-  jobTimeLimit,
-  usageLimit,
-  blocked,
-  refusedLogin,
-  synthesisAgain,
-  finished,
-  spendCap,
-  endTime,
-  apiTrouble,
-  forkRefused,
-  breaker,
-  goOn,
+/** What follows an ended session, in order, each with its number: the first with an answer decides. */
+export const ENDED_RULES: readonly (readonly [RuleId, Rule])[] = [
+  ['6.1', synthesisWrote],
+  ['6.1b', jobTimeLimit],
+  ['6.2', usageLimit],
+  ['6.3', blocked],
+  ['6.4', refusedLogin],
+  ['6.5', synthesisAgain],
+  ['6.6', finished],
+  ['6.7', spendCap],
+  ['6.8', endTime],
+  ['6.9', apiTrouble],
+  ['6.10', forkRefused],
+  ['6.11', breaker],
+  ['6.12', goOn],
 ];
 
 export function decideEnded(
@@ -169,9 +170,9 @@ export function decideEnded(
   now: Date,
 ): Action {
   const e = endedOf(spec, obs, session, agent, now);
-  for (const rule of ENDED_RULES) {
-    const action = rule(e);
-    if (action) return action;
+  for (const [rule, decideBy] of ENDED_RULES) {
+    const action = decideBy(e);
+    if (action) return { ...action, rule };
   }
   // goOn always answers; this only satisfies the type.
   throw new Error('no rule decided an ended session');

@@ -1,7 +1,9 @@
+import type { Review } from '../review/types.js';
 import type { ExitRecord, RestartEntry, Sentinel, SessionMode, SessionRecord } from '../run/types.js';
-import type { CheckStep, ObservedChecks } from '../verify/types.js';
+import type { CheckStep, ObservedCheck, ObservedChecks } from '../verify/types.js';
 import type { Cause } from './causes.js';
 import type { Limit } from './limits.js';
+import type { RuleId } from './rules.js';
 
 // What decide sees of one run, and what it asks for. Plain values: observe builds them, act obeys.
 
@@ -19,6 +21,8 @@ export interface Observation {
   worktreeGone?: boolean;
   /** The steps of the run's check (`verify`), for a run with one. */
   checks?: ObservedChecks;
+  /** The reviewer's step (`review`), and its review once it has ended. */
+  review?: { step: ObservedCheck; review: Review | null };
   /** The current session's batch job, on a scheduler's backend (Slurm): for status. */
   job?: { id: number; node: string | null; state: string; restarts: number };
 }
@@ -99,7 +103,12 @@ export interface ResultFacts {
  * Times are values: turning them into clock text is the printer's job (see describe.ts). `cause`
  * is the decision as a code (causes.ts), `reason` the same for a person: nothing parses the reason.
  */
-export type Action =
+export type Action = ActionKind & {
+  /** The rule of decide that chose it (rules.ts): its number, for the walk and the tests. */
+  rule?: RuleId;
+};
+
+type ActionKind =
   | { kind: 'none'; cause: Cause; reason: string }
   | { kind: 'cleanup'; cause: Cause; reason: string }
   | {

@@ -2,10 +2,11 @@ import { formatDuration } from '../config/duration.js';
 import type { RunSpec } from '../run/types.js';
 import { fixSession } from '../verify/fix.js';
 import type { CheckStep, ObservedCheck, VerifySpec } from '../verify/types.js';
-import { verdictLine, verifyResult } from '../verify/verdict.js';
+import { verdictLine } from '../verify/verdict-text.js';
+import { verifyResult } from '../verify/verdict.js';
 import type { Action, Observation } from './types.js';
 
-// Decision 7: a run with a check (`verify`). The check is a step of its own, observed like a
+// 7.3 A run with a check (`verify`). The check is a step of its own, observed like a
 // session and never run under the lock: on the base commit before a repository run's first
 // session (the baseline), and at the end, before the synthesis or the run's end (the final check);
 // with verify_budget, a failing final check gets one fix session and the check again (the recheck).
@@ -18,6 +19,7 @@ const LABEL: Record<CheckStep, string> = {
   baseline: 'baseline on the base commit',
   final: 'the final check',
   recheck: 'the check after the fix',
+  review: 'the review',
 };
 
 /**
@@ -25,21 +27,23 @@ const LABEL: Record<CheckStep, string> = {
  * timeout, or lost again after its restart).
  */
 export function checkGate(
-  verify: VerifySpec,
+  verify: Pick<VerifySpec, 'command' | 'timeout'>,
   step: CheckStep,
   c: ObservedCheck | undefined,
   now: Date,
 ): Action | null {
   const cmd = `\`${verify.command}\``;
-  if (!c) return { kind: 'check', cause: 'verifying', step, reason: `${LABEL[step]}: running ${cmd}` };
+  const doing = step === 'review' ? 'reviewing' : 'verifying';
+  const limit = step === 'review' ? 'review_budget' : 'verify_timeout';
+  if (!c) return { kind: 'check', cause: doing, step, reason: `${LABEL[step]}: running ${cmd}` };
   if (c.state === 'starting')
-    return { kind: 'none', cause: 'verifying', reason: `verifying: ${LABEL[step]} is starting` };
+    return { kind: 'none', cause: doing, reason: `${doing}: ${LABEL[step]} is starting` };
   if (c.state === 'running') {
     if (now.getTime() >= c.startedAt.getTime() + verify.timeout * 1000) {
-      const reason = `${LABEL[step]} ran past verify_timeout (${formatDuration(verify.timeout)}): killing it`;
+      const reason = `${LABEL[step]} ran past ${limit} (${formatDuration(verify.timeout)}): killing it`;
       return { kind: 'stop-check', cause: 'check-timeout', step, reason };
     }
-    return { kind: 'none', cause: 'verifying', reason: `verifying: ${LABEL[step]} (${cmd}) is running` };
+    return { kind: 'none', cause: doing, reason: `${doing}: ${LABEL[step]} (${cmd}) is running` };
   }
   if (c.state === 'lost' && c.tries <= CHECK_RESTARTS) {
     const reason = `${LABEL[step]}'s process was lost (killed, or the machine went down); running it again`;
@@ -89,7 +93,7 @@ export function verifyStep(spec: RunSpec, obs: Observation, now: Date, next: Act
  * The agent's work is over: the synthesis is due, or the run ends without one (the agent wrote its
  * report itself). A synthesis being tried again comes after the check and is left alone.
  */
-function endsTheWork(obs: Observation, next: Action): boolean {
+export function endsTheWork(obs: Observation, next: Action): boolean {
   const session = obs.session;
   if (!session || session.mode === 'synthesis') return false;
   if (next.kind === 'start') return next.mode === 'synthesis';

@@ -3,6 +3,7 @@ import { formatDuration } from '../config/duration.js';
 import type { RunSpec } from '../run/types.js';
 import type { Action, Observation } from '../supervise/types.js';
 import { oneLine } from '../text.js';
+import { lostTests } from './verdict-text.js';
 import type { VerifyResult } from './verdict.js';
 
 // verify_budget: when the final check fails and time is left in the budget (counted from the end
@@ -47,12 +48,16 @@ export function fixPrompt(result: VerifyResult, deadline: Date | undefined, repo
   const more =
     result.newFailures.length > FIX_NAMES ? [`- … and ${result.newFailures.length - FIX_NAMES} more`] : [];
   const list = names.length > 0 ? `\n${[...names, ...more].join('\n')}\n` : ' (its output names none).\n';
+  const lost = lostTests(result.accounting, FIX_NAMES)
+    .map((l) => `- ${oneLine(l, 400)}\n`)
+    .join('');
   const until = deadline ? ` until ${humanTime(deadline)}` : '';
   const commit = repo ? ' Commit your fixes on your branch.' : '';
   return (
     `Time is up for exploring, but the check \`${result.command}\`, which overnight ran itself, ` +
     `shows ${result.newFailureCount} new failure${result.newFailureCount === 1 ? '' : 's'}` +
     `${names.length > 0 ? ':' : ''}${list}` +
+    (lost ? `And tests that passed before the night no longer do; each must pass again:\n${lost}` : '') +
     (result.output ? `Its output is in ${result.output}.\n` : '') +
     `You have this one session${until} to fix what the night broke: run the check, fix the ` +
     `failures, run it again.${commit} Do not start anything new and do not write the report yet: ` +

@@ -1,10 +1,10 @@
-import type { TestCounts } from './types.js';
+import type { Outcome, OutcomeCounts, TestCounts } from './types.js';
 
 // Shared by the output parsers: bounded lines, bounded name lists. Every parser reads the text
 // once, line by line, with anchored patterns that cannot backtrack: linear in the output.
 
-/** Output parsed at most (its tail): a check's log is bounded, this bounds the work too. */
-export const PARSE_MAX_BYTES = 1024 * 1024;
+/** Output parsed at most (its tail): a check's log is bounded (8 MB), this bounds the work too. */
+export const PARSE_MAX_BYTES = 8 * 1024 * 1024;
 /** Failing names kept, and the length of each. */
 export const MAX_NAMES = 200;
 export const MAX_NAME = 200;
@@ -33,8 +33,44 @@ export class Names {
   }
 }
 
-export function counts(format: string, passed: number, failed: number, names: Names): TestCounts {
-  return { format, passed, failed, failures: names.list };
+/** Tests kept by name: beyond this, a check is accounted for by its counts alone. */
+export const MAX_TESTS = 20_000;
+
+/** Every test of one run by name with its outcomes, bounded; `complete` false past MAX_TESTS. */
+export class Outcomes {
+  private readonly byName = new Map<string, OutcomeCounts>();
+  private over = false;
+  add(name: string, outcome: Outcome): void {
+    const n = name.trim().slice(0, MAX_NAME);
+    if (n === '') return;
+    let c = this.byName.get(n);
+    if (!c) {
+      if (this.byName.size >= MAX_TESTS) {
+        this.over = true;
+        return;
+      }
+      this.byName.set(n, (c = [0, 0, 0]));
+    }
+    c[outcome === 'passed' ? 0 : outcome === 'failed' ? 1 : 2]++;
+  }
+  get size(): number {
+    return this.byName.size;
+  }
+  /** The tests by name, or null when some were left out (or none were named). */
+  record(): Record<string, OutcomeCounts> | null {
+    return this.over || this.byName.size === 0 ? null : Object.fromEntries(this.byName);
+  }
+}
+
+export function counts(
+  format: string,
+  passed: number,
+  failed: number,
+  names: Names,
+  skipped = 0,
+  tests: Outcomes | null = null,
+): TestCounts {
+  return { format, passed, failed, skipped, failures: names.list, tests: tests?.record() ?? null };
 }
 
 /** A whole number from a matched group (bounded digits), else 0. */

@@ -9,7 +9,8 @@ import { CHECK_STEPS, type CheckRecord, type CheckState, type CheckStep } from '
 export function checkFile(
   state: string,
   step: CheckStep,
-  ext: 'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog' | 'junit' | 'end',
+  ext:
+    'json' | 'pid' | 'exit' | 'log' | 'timeout' | 'group' | 'watchdog' | 'junit' | 'end' | 'counts' | 'tests',
 ) {
   return `${state}/check-${step}.${ext}`;
 }
@@ -18,16 +19,50 @@ export function checkFile(
 export const CHECK_LOG_MAX = 8 * 1024 * 1024;
 
 export function serializeCheck(r: CheckRecord): string {
-  return JSON.stringify({ step: r.step, startedAt: r.startedAt.toISOString(), tries: r.tries }) + '\n';
+  const delivered = r.commit ? { commit: r.commit } : {};
+  const unchanged = r.unchanged ? { unchanged: true } : {};
+  const tests = r.changedTests?.length ? { changedTests: r.changedTests } : {};
+  const undelivered = r.undelivered ? { undelivered: r.undelivered.slice(0, 500) } : {};
+  return (
+    JSON.stringify({
+      step: r.step,
+      startedAt: r.startedAt.toISOString(),
+      tries: r.tries,
+      ...delivered,
+      ...unchanged,
+      ...tests,
+      ...undelivered,
+    }) + '\n'
+  );
 }
+
+/** Changed paths kept at most, and the length of each. */
+export const CHANGED_MAX = 200;
 
 export function parseCheck(text: string): CheckRecord | null {
   try {
-    const v = JSON.parse(text) as { step?: unknown; startedAt?: unknown; tries?: unknown };
+    const v = JSON.parse(text) as Record<string, unknown>;
     const startedAt = timeOf(v.startedAt);
     const tries = sessionNumber(v.tries);
     if (!CHECK_STEPS.includes(v.step as CheckStep) || !startedAt || tries === null || tries > 9) return null;
-    return { step: v.step as CheckStep, startedAt, tries };
+    const commit =
+      typeof v.commit === 'string' && /^[0-9a-f]{40,64}$/.test(v.commit) ? { commit: v.commit } : {};
+    const changed = Array.isArray(v.changedTests)
+      ? v.changedTests
+          .filter((p): p is string => typeof p === 'string' && p !== '' && p.length <= 300)
+          .slice(0, CHANGED_MAX)
+      : [];
+    return {
+      step: v.step as CheckStep,
+      startedAt,
+      tries,
+      ...commit,
+      ...(v.unchanged === true ? { unchanged: true } : {}),
+      ...(changed.length > 0 ? { changedTests: changed } : {}),
+      ...(typeof v.undelivered === 'string' && v.undelivered !== ''
+        ? { undelivered: v.undelivered.slice(0, 500) }
+        : {}),
+    };
   } catch {
     return null;
   }

@@ -14,15 +14,28 @@ export interface VerifySpec {
 }
 
 /** `baseline` on the base commit before the first session, `final` at the end, `recheck` after a fix. */
-export const CHECK_STEPS = ['baseline', 'final', 'recheck'] as const;
+export const CHECK_STEPS = ['baseline', 'final', 'recheck', 'review'] as const;
 export type CheckStep = (typeof CHECK_STEPS)[number];
 
-/** What a test runner's output says, parsed: counts and the names of the failing tests. */
+/** What became of one test in one run of the check. A test marked todo counts as skipped. */
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+/** How many tests of one name passed, failed and were skipped (names repeat across files). */
+export type OutcomeCounts = [passed: number, failed: number, skipped: number];
+
+/** What a test runner's output says, parsed: counts, every test by name, the failing names. */
 export interface TestCounts {
   passed: number;
   failed: number;
+  skipped: number;
   /** Names of the failing tests, when the format gives them (bounded). */
   failures: string[];
+  /**
+   * Every test by name and what became of it, when the output names them all (node's TAP and spec
+   * reporters, verbose vitest, jest and pytest, go -v, cargo, JUnit); null when it names only the
+   * failures, or more tests than are kept.
+   */
+  tests: Record<string, OutcomeCounts> | null;
   /** Which format was recognized (`node-tap`, `vitest`, `pytest`, …). */
   format: string;
 }
@@ -33,6 +46,14 @@ export interface CheckRecord {
   startedAt: Date;
   /** 1 for the first start, 2 when it was started again after its process was lost. */
   tries: number;
+  /** The commit the step runs on: what overnight committed of the night (final and recheck). */
+  commit?: string;
+  /** The branch holds nothing of the night's: its head is still the base. */
+  unchanged?: boolean;
+  /** Test files and runner configuration the night changed (against the base). */
+  changedTests?: string[];
+  /** Why the night's work could not be committed for the step (it ran on the worktree as it was). */
+  undelivered?: string;
 }
 
 /**

@@ -1,13 +1,25 @@
+import { account, accountedFor, type Accounting } from './accounting.js';
 import type { ObservedCheck, ObservedChecks, TestCounts, VerifySpec } from './types.js';
 
-// The verdict: overnight's, from exit codes and counts, never from the agent's words.
+// The verdict: overnight's, from exit codes and every test of the baseline accounted for, never
+// from the agent's words. `verified` means what was tested before is still tested and still
+// passes, on the commit the person is handed.
 
-export type Verdict = 'verified' | 'not-verified' | 'error' | 'none';
+export type Verdict = 'verified' | 'not-verified' | 'unchanged' | 'error' | 'none';
+
+export const VERDICTS: readonly Verdict[] = ['verified', 'not-verified', 'unchanged', 'error', 'none'];
+
+/**
+ * How the verdict was reached: test by test, by the counts alone, or by the exit code alone (the
+ * output named no tests overnight can read): only the first two earn a ✓.
+ */
+export type Basis = 'tests' | 'counts' | 'exit-code';
 
 /** A step's counts as result.json carries them. */
 export interface StepResult {
   passed: number | null;
   failed: number | null;
+  skipped: number | null;
   failures: string[];
   exit: number | null;
   state: string;
@@ -17,14 +29,21 @@ export interface StepResult {
 export interface VerifyResult {
   command: string | null;
   verdict: Verdict;
+  basis: Basis | null;
   baseline: StepResult | null;
   final: StepResult | null;
   newFailures: string[];
   /** How many new failures when the format gives counts but no names. */
   newFailureCount: number;
+  /** Every baseline test accounted for: what became of each (null without counts). */
+  accounting: Accounting | null;
+  /** The commit the final check ran on (a repository run's), once overnight committed the night. */
+  commit: string | null;
+  /** Test files and test runner configuration the night changed: to be looked at first. */
+  changedTests: string[];
   /** The final check's output file (in overnight's records). */
   output: string | null;
-  /** Why the verdict is `error`, in a line. */
+  /** Why the verdict is `error` (or `not-verified` without counts), in a line. */
   error?: string;
 }
 
@@ -36,6 +55,7 @@ function stepResult(c: ObservedCheck | undefined): StepResult | null {
   return {
     passed: c.counts?.passed ?? null,
     failed: c.counts?.failed ?? null,
+    skipped: c.counts?.skipped ?? null,
     failures: c.counts?.failures ?? [],
     exit: c.exit?.code ?? null,
     state: c.state,
@@ -51,100 +71,79 @@ export function checkError(c: ObservedCheck, timeout: number): string | null {
   return null;
 }
 
-function newFailuresOf(base: TestCounts | null, final: TestCounts): { names: string[]; count: number } {
-  const before = new Set(base?.failures ?? []);
-  const names = final.failures.filter((n) => !before.has(n));
-  // Counts without names: the failures past the baseline's number.
-  const byCount = Math.max(0, final.failed - (base?.failed ?? 0));
-  const count = final.failures.length > 0 || final.failed === 0 ? names.length : byCount;
-  return { names, count };
-}
+const NONE: VerifyResult = {
+  command: null,
+  verdict: 'none',
+  basis: null,
+  baseline: null,
+  final: null,
+  newFailures: [],
+  newFailureCount: 0,
+  accounting: null,
+  commit: null,
+  changedTests: [],
+  output: null,
+};
 
 export function verifyResult(
   verify: VerifySpec | undefined,
   checks: ObservedChecks,
   output: string | null,
 ): VerifyResult {
-  if (!verify)
-    return {
-      command: null,
-      verdict: 'none',
-      baseline: null,
-      final: null,
-      newFailures: [],
-      newFailureCount: 0,
-      output: null,
-    };
+  if (!verify) return NONE;
   const last = checks.recheck ?? checks.final;
   const base = checks.baseline;
   const result: VerifyResult = {
+    ...NONE,
     command: verify.command,
     verdict: 'error',
     baseline: stepResult(base),
     final: stepResult(last),
-    newFailures: [],
-    newFailureCount: 0,
+    commit: last?.commit ?? null,
+    changedTests: last?.changedTests ?? [],
     output: last ? output : null,
   };
   if (!last) return { ...result, error: 'the final check never ran' };
+  // Nothing delivered: not a success, whatever the check says of the base commit.
+  if (last.unchanged) return { ...result, verdict: 'unchanged' };
+  if (last.undelivered)
+    return { ...result, error: `the night's work could not be committed for the check: ${last.undelivered}` };
   const error = checkError(last, verify.timeout);
   if (error) return { ...result, error };
   const baseCounts = base && !checkError(base, verify.timeout) ? base.counts : null;
+  const exit = last.exit?.code ?? null;
   if (last.counts) {
-    const fresh = newFailuresOf(baseCounts, last.counts);
+    const a = account(baseCounts, last.counts);
     // Failures that were there before the night fail the command too; nothing else may.
-    const ok = fresh.count === 0 && (last.exit?.code === 0 || last.counts.failed > 0);
+    const exitOk = exit === 0 || (last.counts.failed > 0 && a.newFailureCount === 0);
     return {
       ...result,
-      verdict: ok ? 'verified' : 'not-verified',
-      newFailures: fresh.names,
-      newFailureCount: fresh.count,
+      verdict: accountedFor(a) && exitOk ? 'verified' : 'not-verified',
+      basis: a.basis,
+      accounting: a,
+      newFailures: a.newFailures,
+      newFailureCount: a.newFailureCount,
     };
   }
+  // The baseline's tests could be read and the final's cannot: none of them is accounted for.
+  if (baseCounts)
+    return {
+      ...result,
+      verdict: 'not-verified',
+      basis: 'counts',
+      error: `its output names no tests overnight can read, though the baseline's named ${total(baseCounts)}`,
+    };
   // An unknown format: the exit code alone.
-  const passes = last.exit?.code === 0;
-  return { ...result, verdict: passes ? 'verified' : 'not-verified', newFailureCount: passes ? 0 : 1 };
+  const passes = exit === 0;
+  return {
+    ...result,
+    verdict: passes ? 'verified' : 'not-verified',
+    basis: 'exit-code',
+    newFailureCount: passes ? 0 : 1,
+  };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const total = (c: TestCounts) => c.passed + c.failed + c.skipped;
 
-/** ` (3 failures were there before the night)`, or nothing. */
-function beforeNight(v: VerifyResult): string {
-  const n = v.baseline?.failed ?? 0;
-  return n > 0 ? ` (${plural(n, 'failure')} ${n === 1 ? 'was' : 'were'} there before the night)` : '';
-}
-
-/** `verified: 212 passed, 0 new failures` / `NOT verified: 2 new failures` / `check error: …`. */
-export function verdictLine(v: VerifyResult): string {
-  if (v.verdict === 'none') return '';
-  if (v.verdict === 'error') return `check error: ${v.error ?? 'no result'}`;
-  const base = beforeNight(v);
-  if (v.verdict === 'verified') {
-    const passed =
-      v.final?.passed !== null && v.final?.passed !== undefined ? `${v.final.passed} passed, ` : '';
-    return `verified: ${passed}${v.newFailureCount} new failures${base}`;
-  }
-  const names = v.newFailures.length > 0 ? `: ${v.newFailures.slice(0, 5).join(', ')}` : '';
-  const what = !v.final?.failed ? ` (exit ${v.final?.exit ?? '?'})` : '';
-  return `NOT verified: ${plural(v.newFailureCount, 'new failure')}${what}${names}${base}`;
-}
-
-/** What the synthesis prompt says of the check, so the report cannot claim otherwise. */
-export function synthesisNote(v: VerifyResult): string {
-  if (v.verdict === 'none') return '';
-  const cmd = `\`${v.command}\``;
-  if (v.verdict === 'verified')
-    return `\nThe check ${cmd}, which overnight ran itself at the end, passes (${verdictLine(v)}).\n`;
-  if (v.verdict === 'error')
-    return (
-      `\nThe check ${cmd}, which overnight ran itself at the end, gave no result: ${v.error}. ` +
-      'Say so in the report; do not claim the work is verified.\n'
-    );
-  const names = v.newFailures.length > 0 ? `: ${v.newFailures.slice(0, 20).join(', ')}` : '';
-  const base = beforeNight(v);
-  return (
-    `\nThe check ${cmd}, which overnight ran itself at the end, shows ` +
-    `${plural(v.newFailureCount, 'new failure')}${names}${base}. ` +
-    'Say so in the report; do not claim success.\n'
-  );
-}
+/** Whether the verdict earns the ✓ of a counted check. */
+export const counted = (v: VerifyResult): boolean => v.verdict === 'verified' && v.basis !== 'exit-code';

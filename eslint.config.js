@@ -1,3 +1,5 @@
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -23,10 +25,11 @@ const IO_PATHS = [
 ];
 
 // The direction of imports between src/'s top-level folders: each may import the folders listed
-// (and itself), nothing else; a command imports no other command. Static imports only (a dynamic
-// import() is not checked). The order has no loop: read/ (a run read for people: rows, story,
-// digest, the read context) is below notify/, reconcile/ and dashboard/, which import it; notify/
-// is below reconcile/; dashboard/ never imports reconcile/.
+// (and itself), nothing else; a command imports no other command; nothing imports src/cli.ts or
+// src/main.ts. Static imports, re-exports, type imports and dynamic import() alike (the rule
+// `overnight/folder-imports` below). The order has no loop: read/ (a run read for people: rows,
+// story, digest, the read context) is below notify/, reconcile/ and dashboard/, which import it;
+// notify/ is below reconcile/; dashboard/ never imports reconcile/.
 const FOLDERS = [
   'adapters',
   'app',
@@ -67,40 +70,55 @@ const MAY_IMPORT = {
   cli: ['app', 'commands'],
 };
 
-/** One config per depth of src/<folder>/…: `../` climbs out of the folder at a known depth only. */
-function importRule(folder, extraPaths = []) {
-  const banned = [
-    ...FOLDERS.filter((f) => f !== folder && !MAY_IMPORT[folder].includes(f)),
-    'cli\\.js',
-    'main\\.js',
-  ];
-  return [1, 2, 3].map((depth) => ({
-    files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: extraPaths,
-          patterns: [
-            {
-              regex: `^(\\.\\./){${depth}}(${banned.join('|')})(/|$)`,
-              message: `src/${folder} may import only ${MAY_IMPORT[folder].join(', ') || 'itself'} (eslint.config.js).`,
-            },
-            ...(folder === 'commands'
-              ? [
-                  {
-                    regex: '^\\./',
-                    message:
-                      'A command imports no other command: shared work belongs in src/runs or src/app.',
-                  },
-                ]
-              : []),
-          ],
-        },
-      ],
-    },
-  }));
+const SRC = fileURLToPath(new URL('src/', import.meta.url));
+
+/** What a file of src/<from>/ may not import at `spec`, as a message; null when it may. */
+function folderProblem(file, spec) {
+  const [from] = relative(SRC, file).split(sep);
+  if (!Object.hasOwn(MAY_IMPORT, from)) return null;
+  const io = IO_PATHS.find((p) => p.name === spec);
+  if (from === 'core' && io) return io.message;
+  if (!spec.startsWith('.')) return null;
+  const target = relative(SRC, resolve(dirname(file), spec)).split(sep);
+  const [to] = target;
+  if (target.length === 1 && (to === 'cli.js' || to === 'main.js'))
+    return `src/${from} may not import src/${to}: it is the entry, above every folder.`;
+  if (from === 'commands' && to === 'commands')
+    return 'A command imports no other command: shared work belongs in src/runs or src/app.';
+  if (!FOLDERS.includes(to) || to === from || MAY_IMPORT[from].includes(to)) return null;
+  return `src/${from} may import only ${MAY_IMPORT[from].join(', ') || 'itself'} (eslint.config.js).`;
 }
+
+/** The folder rule, for every way a module names another: a literal path, or for import(), any. */
+const folderImports = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const check = (node, source) => {
+      if (!source) return;
+      const spec =
+        source.type === 'Literal'
+          ? source.value
+          : source.type === 'TSLiteralType'
+            ? source.literal.value
+            : null;
+      if (typeof spec !== 'string') {
+        // The bundle splits at literal import()s only (scripts/build.mjs), and lint reads only those.
+        if (node.type === 'ImportExpression')
+          context.report({ node, message: 'import() takes a literal path: the folder rule must see it.' });
+        return;
+      }
+      const message = folderProblem(context.filename, spec);
+      if (message) context.report({ node, message });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+      TSImportType: (node) => check(node, node.argument),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
@@ -137,7 +155,7 @@ export default tseslint.config(
   },
   {
     // The decision core is pure: values in, values out. No files, processes, locks or clock (its
-    // imports: importRule('core', IO_PATHS) below).
+    // imports: IO_PATHS, by the folder rule below).
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -161,5 +179,9 @@ export default tseslint.config(
       ],
     },
   },
-  ...FOLDERS.flatMap((f) => importRule(f, f === 'core' ? IO_PATHS : [])),
+  {
+    files: ['src/**/*.ts'],
+    plugins: { overnight: { rules: { 'folder-imports': folderImports } } },
+    rules: { 'overnight/folder-imports': 'error' },
+  },
 );

@@ -82,7 +82,7 @@ function wire(program: Command, io: Io, lazy: Lazy): void {
     .argument(
       '[run]',
       'one run, with its details: times, spend, where its report and questions are, its branch ' +
-        '(its id, a unique prefix of it, or its --name)',
+        '(its id, a unique prefix of it, its --name, or words of its id)',
     )
     .option('--json', 'print an array of run objects (every run, unless --since or --state)')
     .option('--all', 'list every run, also finished runs that need nothing and those older than three days')

@@ -87,6 +87,15 @@ export function markRemoved(root: string, id: string, state: FinishedEntry['stat
   rmSync(join(rp.live, id), { force: true });
 }
 
+/**
+ * A finished run back in the runs root (unarchived): in the finished index again, after the line
+ * that said it left, so the newest line about it says it is here.
+ */
+export function markRestored(root: string, entry: FinishedEntry): void {
+  if (liveRunIds(root) === null) return; // rebuilt from the summaries by the next pass
+  appendLine(rootPaths(root).finished, formatFinished(entry));
+}
+
 /** Feeds the finished index to `picker`, newest first, until it has read enough. */
 export function readFinished(root: string, picker: FinishedPicker): void {
   let fd: number;

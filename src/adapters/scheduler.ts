@@ -11,6 +11,7 @@ import {
   type InstalledEntry,
   type ScheduleNames,
 } from '../core/schedule/cron.js';
+import type { SchedulersHere } from '../core/schedule/here.js';
 import { parsePlistInterval, parseTimerInterval, type SystemdUnits } from '../core/schedule/units.js';
 import { readText, writeFileAtomic } from './files.js';
 import { resolveExecutable } from './which.js';
@@ -75,9 +76,7 @@ export async function readCrontab(env: Env): Promise<string> {
   if (r.exitCode === 0) return r.stdout;
   if (/no crontab/i.test(r.stderr)) return '';
   if (!hasCrontab(env))
-    throw new OperationalError(
-      `the crontab command was not found; install cron (apt-get install cron) or use --backend systemd`,
-    );
+    throw new OperationalError('the crontab command was not found; install cron (apt-get install cron)');
   throw failed('crontab -l', r);
 }
 
@@ -159,6 +158,12 @@ export function unitFiles(names: ScheduleNames, env: Env): { service: string; ti
 /** A user manager is reachable (not the case in most containers and some SSH sessions). */
 export async function systemdUserAvailable(env: Env): Promise<boolean> {
   return (await run('systemctl', ['--user', 'show-environment'], env)).exitCode === 0;
+}
+
+/** The schedulers this machine offers. */
+export async function schedulersHere(env: Env): Promise<SchedulersHere> {
+  const darwin = process.platform === 'darwin';
+  return { darwin, crontab: hasCrontab(env), systemdUser: !darwin && (await systemdUserAvailable(env)) };
 }
 
 export async function installSystemd(

@@ -6,7 +6,7 @@ import type { SlurmSettings } from '../core/config/slurm.js';
 import { mungeSocketOf, SLURM_COMMANDS, type SlurmFacts, type TestJobFacts } from '../core/doctor/slurm.js';
 import { isActive } from '../core/slurm/jobs.js';
 import { runBriefly } from './doctor-facts.js';
-import { cancel, jobsByName, submit, writeBatchScript } from './slurm.js';
+import { cancel, jobsByName, slurmConf, submit, writeBatchScript } from './slurm.js';
 import { resolveExecutable } from './which.js';
 
 // The facts doctor judges for the Slurm backend (core/doctor/slurm): the commands and their
@@ -47,6 +47,7 @@ export async function slurmFacts(
   const commands = SLURM_COMMANDS.map((name) => ({ name, resolved: resolveExecutable(name, path) }));
   const facts: SlurmFacts = { wanted: opts.wanted, commands };
   if (!opts.wanted || commands.some((c) => !c.resolved)) return facts;
+  facts.conf = slurmConf(env);
   const socket = mungeSocketOf(slurmConfText(env));
   const munge = resolveExecutable('munge', `${path}:/usr/bin:/bin`);
   const [version, ping, credential] = await Promise.all([

@@ -1,6 +1,7 @@
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 
+import { DEFAULT_SLURM_CONF, type SlurmConf } from '../core/slurm/cluster.js';
 import { jobsNamed, parseSqueueJson, type Listing, type SlurmJob } from '../core/slurm/jobs.js';
 import { parseScontrolJobs } from '../core/slurm/scontrol.js';
 import { BATCH_SCRIPT, parseSbatchOutput, sbatchArgs, type Submission } from '../core/slurm/submit.js';
@@ -38,6 +39,19 @@ async function run(file: string, args: string[], ctx: SlurmContext, maxBuffer = 
 
 const said = (r: { exitCode: number; stderr: string; stdout: string }, file: string) =>
   `${file} exited ${r.exitCode}: ${(r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? ''}`;
+
+/** slurm.conf where Slurm's commands look for it. */
+export function slurmConf(env: Env): SlurmConf {
+  const path = env.SLURM_CONF || DEFAULT_SLURM_CONF;
+  return { path, exists: existsSync(path), fromEnv: !!env.SLURM_CONF };
+}
+
+/** Why no Slurm controller answers (`scontrol ping`), in Slurm's words; null when one does. */
+export async function controllerProblem(ctx: SlurmContext): Promise<string | null> {
+  const r = await run('scontrol', ['ping'], { ...ctx, timeoutMs: ctx.timeoutMs ?? 10_000 });
+  if ('error' in r) return r.error;
+  return / is UP\b/.test(r.stdout) ? null : said(r, 'scontrol ping');
+}
 
 /** Writes the batch script (it only execs its arguments) at `path`, atomically, mode 0700. */
 export function writeBatchScript(path: string): void {

@@ -55,7 +55,10 @@ export function writeHeartbeat(root: string, beat: Heartbeat): void {
   }
 }
 
-/** What status and launch need to warn about unsupervised runs: the schedule and its last pass. */
-export function readSupervision(root: string): { schedule: ScheduleMarker | null; lastPassAt: Date | null } {
-  return { schedule: readScheduleMarker(root), lastPassAt: readHeartbeat(root)?.scheduledAt ?? null };
+/** What status and launch need to warn about unsupervised runs: the schedule and the last pass it started. */
+export function readSupervision(root: string): {
+  schedule: ScheduleMarker | null;
+  lastScheduledAt: Date | null;
+} {
+  return { schedule: readScheduleMarker(root), lastScheduledAt: readHeartbeat(root)?.scheduledAt ?? null };
 }

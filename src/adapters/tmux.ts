@@ -116,6 +116,22 @@ export class Tmux {
     return String(r.stderr).trim() || how;
   }
 
+  /**
+   * The hooks that show the agent's log in the pane while a person is attached (the wrapper's
+   * view.sh): SIGWINCH to the pane's process group when a client attaches, SIGURG when the last
+   * one has left. Both are ignored by default, so nothing else there is touched. A tmux that
+   * refuses them leaves the pane as it was: its first lines say how to follow the log.
+   */
+  async setViewHooks(name: string): Promise<void> {
+    const signal = (sig: string) => `run-shell 'kill -s ${sig} -- -#{pane_pid} 2> /dev/null || :'`;
+    const target = `=${name}:`;
+    await this.run([
+      ...['set-hook', '-t', target, 'client-attached', signal('WINCH'), ';'],
+      ...['set-hook', '-t', target, 'client-detached'],
+      `if-shell -F '#{==:#{session_attached},0}' "${signal('URG')}"`,
+    ]);
+  }
+
   async killSession(name: string): Promise<void> {
     await this.run(['kill-session', '-t', `=${name}`]);
   }

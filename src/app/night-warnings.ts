@@ -11,8 +11,8 @@ export function nightWarnings(
   root: string,
   now: Date,
 ): { supervision: string | null; schedule: string | null; warnings: string[] } {
-  const { schedule, lastPassAt } = readSupervision(root);
-  const supervision = supervisionWarning(schedule, lastPassAt, 1, now, io.cmd);
+  const { schedule, lastScheduledAt } = readSupervision(root);
+  const supervision = supervisionWarning(schedule, lastScheduledAt, 1, now, io.cmd);
   const credentials = checkCredentials(io.env, { asScheduler: false });
   return {
     supervision,

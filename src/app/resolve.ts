@@ -49,7 +49,7 @@ export async function resolveRun(
   const r = resolveRunName(handle, ids, { named, cmd: io.cmd, strict });
   // The name's slug is the id's, but its run.yaml cannot say its name: that run, said so, naming
   // the broken file; a command that ends or deletes a run does not guess.
-  if ('error' in r && unreadable.length > 0 && named.length === 0) {
+  if (('error' in r || r.byWords) && unreadable.length > 0 && named.length === 0) {
     const [only] = unreadable;
     if (only && unreadable.length === 1 && !strict) {
       const note = `note: taking ${only.id} as the run named "${handle}"`;

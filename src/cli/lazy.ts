@@ -1,7 +1,8 @@
 // Commander actions that load their command module only when they run: startup is most of a
 // pass, and a command compiles only what it needs.
 
-export const RUN = 'the run: its id, a unique prefix of it, or the --name it was given';
+export const RUN =
+  'the run: its id, a unique prefix of it, the --name it was given, or words of its id (survey-crdt)';
 
 /** An action from a loader (a literal `import()`, so the bundle splits there) and a call. */
 export type Lazy = <M, A extends unknown[]>(

@@ -110,7 +110,7 @@ export function addStartCommands(program: Command, io: Io, lazy: Lazy): void {
     );
 }
 
-/** stop, finish, archive, rm, pause and resume. */
+/** stop, finish, archive, unarchive, rm, pause and resume. */
 export function addEndCommands(program: Command, io: Io, lazy: Lazy): void {
   program
     .command('stop')
@@ -144,6 +144,17 @@ export function addEndCommands(program: Command, io: Io, lazy: Lazy): void {
       lazy(
         () => import('../commands/archive.js'),
         (m, run: string | undefined, opts: ArchiveOptions) => m.archiveCommand(run, opts, io),
+      ),
+    );
+
+  program
+    .command('unarchive')
+    .description('bring an archived run back into the dashboard, where archive found it')
+    .argument('<run>', RUN)
+    .action(
+      lazy(
+        () => import('../commands/unarchive.js'),
+        (m, run: string) => m.unarchiveCommand(run, io),
       ),
     );
 

@@ -39,6 +39,6 @@ export async function digestCommand(opts: DigestOptions, io: Io): Promise<number
   const file = opts.html === undefined ? defaultPage(root) : resolve(opts.html);
   writePage(file, digestHtml(digest, clock));
   io.stdout(safeLine(`${file}: ${summaryLine(summarize(runs))}`));
-  if (opts.open) await openInBrowser(file, io.env);
+  if (opts.open) await openInBrowser(file, io.env, io.cmd);
   return 0;
 }

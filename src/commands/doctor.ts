@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { configPath, loadSettings } from '../adapters/config-file.js';
 import { agentFacts, runsRootFacts, scheduleFacts, tmuxFacts } from '../adapters/doctor-facts.js';
 import { sandboxFacts } from '../adapters/sandbox.js';
-import { findEntries } from '../adapters/scheduler.js';
+import { findEntries, schedulersHere } from '../adapters/scheduler.js';
 import { slurmFacts } from '../adapters/slurm-doctor.js';
 import type { Io } from '../app/io.js';
 import { checkBackend } from '../core/doctor/backend.js';
@@ -55,6 +55,8 @@ export async function doctorCommand(opts: DoctorOptions, io: Io): Promise<number
   // The entries themselves, so doctor says what `schedule status` says of a marker without its entry.
   const names = scheduleNames(settings.runsDir, isDefaultRoot(settings.runsDir));
   schedule.entries = await findEntries(settings.runsDir, names, io.env).catch(() => undefined);
+  // Without a schedule, its fix names only a scheduler this machine has.
+  if (schedule.marker === undefined) schedule.here = await schedulersHere(io.env);
 
   const where = { asScheduler };
   const interactivePath = io.env.PATH ?? '';

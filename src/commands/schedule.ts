@@ -35,7 +35,7 @@ export async function scheduleCommand(
     const every = { seconds: parseEvery(text), text };
     // The log is appended to in the runs root: it must exist before the first pass.
     usableRunsRoot(root, 'create');
-    const r = await installSchedule(settings, backend, every, io.env, io.now());
+    const r = await installSchedule(settings, backend, every, io.env, io.now(), io.cmd);
     if (opts.json) {
       const { backend: b, everySeconds, runsRoot, where, log, path, installedAt } = r;
       io.stdout(JSON.stringify({ backend: b, everySeconds, runsRoot, where, log, path, installedAt }));

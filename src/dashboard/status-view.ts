@@ -12,6 +12,7 @@ import { rootPaths, runPaths } from '../core/run/paths.js';
 import { runFilter, type RunFilter } from '../core/run/run-index.js';
 import { describeRootProblem } from '../core/run/runs-root.js';
 import { diskFullWarning } from '../core/status/disk.js';
+import { printedRow } from '../core/status/json-row.js';
 import { needCode } from '../core/status/needs.js';
 import type { BranchDetails } from '../core/status/repo.js';
 import type { FindingFile } from '../core/status/story-text.js';
@@ -109,7 +110,7 @@ export async function statusView(
 
   // Paused runs wait for the person, not for a pass: only the others need passes.
   const live = rows.filter((r) => isLive(r.state) && r.state !== 'paused').length;
-  const { schedule, lastPassAt } = readSupervision(runsRoot);
+  const { schedule, lastScheduledAt } = readSupervision(runsRoot);
   // A full disk fails every pass before it can write a heartbeat: looked at directly.
   const diskFull = usable ? diskFullWarning(diskSpace(runsRoot), runsRoot) : null;
   const exit = opts.check && (diskFull || rows.some((r) => needCode(r) !== null)) ? 1 : 0;
@@ -122,7 +123,7 @@ export async function statusView(
     diskFull,
     failing ? `warning: ${failing}; nothing is supervised until a pass goes through` : null,
     unwritable ? `warning: no pass can act on these runs: ${describeRootProblem(unwritable)}.` : null,
-    supervisionWarning(schedule, lastPassAt, live, now, io.cmd),
+    supervisionWarning(schedule, lastScheduledAt, live, now, io.cmd),
     ...(usable ? digestWarnings(runsRoot).map((w) => `warning: ${w}.`) : []),
     ...(usable ? outboxWarnings(runsRoot, settings.notify.length > 0).map((w) => `warning: ${w}.`) : []),
   ].filter((w): w is string => w !== null);
@@ -138,17 +139,15 @@ export async function statusView(
   };
   if (opts.json) {
     // With a run named, its story too: the night's timeline, and its questions as a list (their
-    // count, the table's column, is then `openQuestions`).
+    // count, the table's column, is `openQuestions` in every row).
     if (name) {
-      const json = rows.map((r) => ({
-        ...r,
-        openQuestions: r.questions,
-        ...readStory(runPaths(dir, r.id), r),
-      }));
+      const json = rows.map((r) => ({ ...printedRow(r), ...readStory(runPaths(dir, r.id), r) }));
       return { ...view, json: Buffer.from(safeJson(json, 2)), one: null };
     }
     let made = 0;
-    const items = listed.map((r) => (r instanceof PrintedRow ? r.text : jsonListItem(rows[made++])));
+    const items = listed.map((r) =>
+      r instanceof PrintedRow ? r.text : jsonListItem(printedRow(rows[made++] as StatusRow)),
+    );
     return { ...view, json: jsonList(items), one: null };
   }
   const row = name ? rows[0] : undefined;

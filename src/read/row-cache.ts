@@ -5,6 +5,7 @@ import { myUid } from '../adapters/owner.js';
 import { isRunId } from '../core/run/naming.js';
 import { recordsDir, recordsRoot } from '../core/run/paths.js';
 import { RUN_STATES, type RunState } from '../core/run/types.js';
+import { printedRow, rowKeysOfText } from '../core/status/json-row.js';
 import { hasRawControl, jsonListItem, spanText, type ByteSpan } from '../core/text.js';
 import { parseFinalDoc, ROW_FORM } from './final-row.js';
 import type { StatusRow } from './rows.js';
@@ -34,8 +35,8 @@ export const CACHE_MIN_RUNS = 32;
 const FILE = '.status-rows';
 /** The earlier cache (rows as JSON objects): removed when this one is written. */
 const OLD_FILE = '.status-rows.json';
-/** The first line: this format, for rows of this form (see ROW_FORM). */
-const HEAD = `overnight status rows 3 ${ROW_FORM}`;
+/** The first line: this format (4: rows printed with openQuestions), for rows of this form (ROW_FORM). */
+const HEAD = `overnight status rows 4 ${ROW_FORM}`;
 const STATES = new Set<string>(RUN_STATES);
 /** What follows each text in the file: what follows an item of a list but the last. */
 const SEPARATOR = Buffer.from(',\n');
@@ -82,7 +83,7 @@ interface Entry {
 export function rowOfText(text: ByteSpan, id: string): StatusRow | null {
   let doc: unknown;
   try {
-    doc = JSON.parse(spanText(text));
+    doc = JSON.parse(rowKeysOfText(spanText(text)));
   } catch {
     return null;
   }
@@ -122,7 +123,7 @@ export function loadRowCache(root: string): RowCache {
         if (entries.delete(id)) changed = true;
         return;
       }
-      const text = Buffer.from(jsonListItem(row));
+      const text = Buffer.from(jsonListItem(printedRow(row)));
       const next = row.continuedBy ?? null;
       const index = [
         id,

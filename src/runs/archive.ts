@@ -5,7 +5,7 @@ import { exists, mtime, present } from '../adapters/files.js';
 import { recordedTree } from '../adapters/git-worktree.js';
 import { removeWorktree, uncommitted, type GitTree } from '../adapters/git.js';
 import { markLayout } from '../adapters/legacy-layout.js';
-import { markRemoved } from '../adapters/run-index.js';
+import { markRemoved, markRestored } from '../adapters/run-index.js';
 import { hasSentinel, listRunIds, readSentinel, readSpec } from '../adapters/store.js';
 import { OperationalError, UsageError } from '../core/errors.js';
 import { recordsDir, rootPaths, runPaths, type RunPaths } from '../core/run/paths.js';
@@ -63,6 +63,26 @@ export async function archiveRun(root: string, id: string, now: Date): Promise<s
   renameSync(from.workspace, to);
   markRemoved(root, id, sentinel?.kind === 'FAILED' ? 'failed' : 'done', now);
   return to;
+}
+
+/**
+ * `<root>/archive/<id>` back to `<root>/<id>`, the way archive moved it: in the dashboard again, and
+ * in the finished index as finished now, among the recent ones. No pass acts on it: it is finished.
+ */
+export function unarchiveRun(root: string, id: string, now: Date): string {
+  mustBeFinished(rootPaths(root).archive, id, 'unarchive');
+  const from = runPaths(rootPaths(root).archive, id);
+  const to = runPaths(root, id);
+  for (const taken of [to.workspace, to.state])
+    if (exists(taken)) throw new OperationalError(`${taken} already exists; ${id} was left in the archive`);
+  const sentinel = readSentinel(from);
+  // Records first, then the directory, as archive moves them: a crash between the two leaves the
+  // run's directory in the archive without records, listed by `status --archived` as a broken file.
+  mkdirSync(dirname(to.state), { recursive: true, mode: 0o700 });
+  if (exists(from.state)) renameSync(from.state, to.state);
+  renameSync(from.workspace, to.workspace);
+  markRestored(root, { id, finishedAt: now, state: sentinel?.kind === 'FAILED' ? 'failed' : 'done' });
+  return to.workspace;
 }
 
 /** Finished runs of the root whose sentinel is older than `before` (the time they finished). */

@@ -21,6 +21,7 @@ import type { RunSpec } from '../core/run/types.js';
 import { finalizeFinished } from '../reconcile/finalize.js';
 import { passHooks } from '../reconcile/hooks.js';
 import { copyLeft, resumable, whatWasLeft } from './carry.js';
+import { backendReachable } from './cluster.js';
 import { confinementAgain, proveConfinement } from './confinement.js';
 import { createRun, idTaken } from './create.js';
 import { checkHandover, handoverWork } from './hand-over.js';
@@ -62,6 +63,7 @@ export async function continueRun(req: ContinueRequest, io: Io): Promise<Continu
   const now = io.now();
   const endsAt = endTime(req, settings, now);
   const { claude, tmux, backend } = agentTools(settings, io.env);
+  await backendReachable(backend, io.env, io.cmd);
   // Under the pass lock: no pass finalizes the earlier run, and no other continue links it, meanwhile.
   const release = await waitLock(rootPaths(root).lock, 20_000, () => {});
   try {

@@ -70,8 +70,11 @@ export async function createRun(
         now: spec.startedAt,
       });
   } catch (err) {
-    // Nothing was produced yet: a run that never started is removed, not left half made.
+    // Nothing was produced yet: a run that never started is removed, not left half made (its
+    // directory, then its records and its temp directory, which the session's start may have made).
     rmSync(paths.workspace, { recursive: true, force: true });
+    rmSync(paths.state, { recursive: true, force: true });
+    rmSync(paths.tmp, { recursive: true, force: true });
     rmSync(paths.agentEnv, { force: true });
     removeRunVars(root, spec.id);
     if (spec.repo) await (seed.worktree ?? newBranchWork(spec.repo)).undo();

@@ -19,6 +19,7 @@ import { endTimeProblem } from '../core/run/task.js';
 import type { RunSpec } from '../core/run/types.js';
 import { SANDBOXED_TOOLS } from '../core/sandbox/choice.js';
 import { baselineWarning } from './baseline.js';
+import { backendReachable } from './cluster.js';
 import { confinementAtLaunch, proveConfinement } from './confinement.js';
 import { createRun, idTaken } from './create.js';
 import { liveNamesakes } from './namesakes.js';
@@ -120,6 +121,7 @@ export async function launchRun(req: LaunchRequest, io: Io): Promise<Launch> {
   // Checked now, before anything is made; taken again once the lock is held (below).
   endTime(req, settings, io.now());
   const { claude, tmux, backend } = agentTools(settings, io.env);
+  await backendReachable(backend, io.env, io.cmd);
   const repoReq = req.repo === undefined ? null : { path: req.repo, base: req.base, branch: req.branch };
   const repo = repoReq ? await checkRepo(repoReq, io.env) : null;
   const warnings = [...(repo?.warnings ?? [])];

@@ -19,7 +19,7 @@ import {
   type ScheduleValues,
 } from '../core/schedule/cron.js';
 import { launchdPlist, systemdUnits } from '../core/schedule/units.js';
-import { defaultBackend, extraEnv, isDefaultRoot } from './values.js';
+import { defaultBackend, extraEnv, installProblem, isDefaultRoot } from './values.js';
 
 // `overnight schedule install` and `uninstall`, all or nothing: an install that fails puts back
 // what it changed (unit files, the plist, the crontab), so `schedule status`, `status` and
@@ -93,11 +93,14 @@ export async function installSchedule(
   every: { seconds: number; text: string },
   env: Env,
   now: Date,
+  cmd = 'overnight',
 ): Promise<Installed> {
   const root = settings.runsDir;
   const defaultRoot = isDefaultRoot(root);
   const backend = backendChosen ?? (await defaultBackend(env));
   if (backend === 'cron') cronTimeFields(every.seconds, every.text);
+  const problem = await installProblem(backend, backendChosen !== undefined, env, cmd);
+  if (problem) throw new OperationalError(problem);
   const tmux = resolveExecutable('tmux', env.PATH);
   const claude = resolveClaude(settings.claude, env.PATH);
   const found = [process.execPath, tmux, claude].filter((p): p is string => p !== null);

@@ -6,6 +6,7 @@ import { DURATION_HINT, parseDuration } from '../core/config/duration.js';
 import { defaultSettings } from '../core/config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { BACKENDS, DEFAULT_EVERY, isBackend, type Backend } from '../core/schedule/cron.js';
+import { schedulerProblem } from '../core/schedule/here.js';
 
 // What `overnight schedule` needs to know before it touches anything: the backend, the interval,
 // whether the runs root is the default one, and the test-only extra environment.
@@ -36,6 +37,21 @@ export function isDefaultRoot(root: string): boolean {
 export async function defaultBackend(env: NodeJS.ProcessEnv): Promise<Backend> {
   if (process.platform === 'darwin') return 'launchd';
   return (await sched.systemdUserAvailable(env)) ? 'systemd' : 'cron';
+}
+
+/**
+ * Why `backend` cannot be installed here, with what can and what runs meanwhile; null when it can.
+ * `chosen`: named with --backend (a default backend was picked because it answered).
+ */
+export async function installProblem(
+  backend: Backend,
+  chosen: boolean,
+  env: NodeJS.ProcessEnv,
+  cmd: string,
+): Promise<string | null> {
+  if (backend === 'launchd' || (backend === 'cron' && sched.hasCrontab(env))) return null;
+  if (backend === 'systemd' && !chosen) return null;
+  return schedulerProblem(backend, chosen, await sched.schedulersHere(env), cmd);
 }
 
 export function parseEvery(text: string): number {

@@ -108,6 +108,15 @@ if [ -n "${SLURM_JOB_ID:-}" ] && [ -e "$state/agent-$n.pid" ]; then
   fi
 fi
 
+# A person attached to the tmux pane sees the agent's log there, live (view.sh, started only where
+# there is a pane: in the wrapper's own process group, where tmux's hooks signal it, and before
+# the wrapper ignores SIGHUP, which the view is to get when the pane closes).
+view=''
+if [ -n "${TMUX:-}" ] && [ -z "$skip" ]; then
+  /bin/sh "${0%/*}/view.sh" "$root" "$id" "$node" "$cli" "$$" &
+  view=$!
+fi
+
 # Job control gives the agent its own process group (so it can be signalled as a whole)
 # and keeps SIGINT at its default in it; the final pass gets its own too, so the pane closing
 # as this script ends does not hang it up. One compound command from the agent's start to its
@@ -125,10 +134,12 @@ set -m
   # defaults; SIGINT is how `overnight stop` asks it to end.
   trap '' INT HUP
   printf 'overnight: run %s, session %s, agent pid %s\n' "$id" "$n" "$pid"
-  printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
   # Only a person attached to tmux can press keys here (detached, these lines go to wrapper.log).
-  if [ -n "${TMUX:-}" ]; then
+  if [ -n "$view" ]; then
+    printf 'Its log follows here while you are attached (anywhere: overnight logs -f %s).\n' "$id"
     printf 'Ctrl-C here does not stop the run (overnight stop %s does); detach with Ctrl-b d.\n' "$id"
+  else
+    printf 'The agent writes to output.log; follow it with: overnight logs -f %s\n' "$id"
   fi
   wait "$pid"
   status=$?
@@ -140,6 +151,9 @@ set -m
   if ! kill -s TERM -- "-$pid" 2> /dev/null; then
     trap '' TERM
     kill -s TERM 0 2> /dev/null
+  fi
+  if [ -n "$view" ]; then
+    kill -s TERM "$view" 2> /dev/null
   fi
 }
 

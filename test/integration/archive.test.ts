@@ -50,7 +50,9 @@ describe('handles', () => {
     );
     const none = await sb.run(['stop', 'gamma']);
     expect(none.exitCode).toBe(2);
-    expect(none.stderr.trim()).toBe('overnight: no run matches "gamma" (see `overnight status --all`)');
+    expect(none.stderr.trim()).toMatch(
+      /^overnight: no run matches "gamma": a run is named by .* \(see `overnight status --all`\)$/,
+    );
   });
 
   it('a name beyond ASCII keeps its letters, and its tmux session is seen from a locale without UTF-8', async ({
@@ -107,6 +109,39 @@ describe('archive', () => {
     expect(one.stdout).toContain(`workspace:  ${join(sb.runs, 'archive', old.id)}`);
     const pass = await sb.run(['reconcile', '--json']);
     expect((JSON.parse(pass.stdout) as { id: string }[]).map((o) => o.id)).toEqual([live.id]);
+  });
+
+  it('unarchive brings a run back where it was, into the dashboard, untouched, and no pass acts on it', async ({
+    sb,
+  }) => {
+    const old = await finished(sb, 'Old night', ['--name', 'old']);
+    const before = await sb.status([old.id]);
+    expect((await sb.run(['archive', 'old'])).exitCode).toBe(0);
+    expect(await ids(sb)).toEqual([]);
+
+    // Only an archived run can be brought back; a live run's name is no archived run.
+    expect((await sb.run(['unarchive', 'nosuch'])).exitCode).toBe(2);
+    const back = await sb.run(['unarchive', 'old']);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.stdout).toContain(`${old.id}: back in ${old.workspace}`);
+    expect(readdirSync(old.workspace)).toContain('REPORT.md');
+    expect(existsSync(join(sb.runs, 'archive', old.id))).toBe(false);
+    expect(existsSync(join(sb.runs, 'archive', '.overnight', old.id))).toBe(false);
+    // In the dashboard's list and table again, as it was (its workspace the same as before).
+    expect(await ids(sb)).toEqual([old.id]);
+    expect(await ids(sb, '--archived')).toEqual([]);
+    expect(await sb.status([old.id])).toEqual(before);
+    const pass = await sb.run(['reconcile', '--json']);
+    expect(JSON.parse(pass.stdout)).toEqual([]);
+    // Twice is refused: it is no longer archived.
+    const again = await sb.run(['unarchive', old.id]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr.trim()).toBe(
+      `overnight: ${old.id} is not archived; overnight status --archived lists the archived runs`,
+    );
+    // And it can go to the archive again.
+    expect((await sb.run(['archive', old.id])).exitCode).toBe(0);
+    expect(await ids(sb, '--archived')).toEqual([old.id]);
   });
 });
 

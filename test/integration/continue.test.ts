@@ -21,7 +21,7 @@ interface Row {
   continues?: string;
   continuedBy?: string;
   costUsd: number;
-  questions: number;
+  openQuestions: number;
   findings: number;
 }
 

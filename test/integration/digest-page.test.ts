@@ -21,6 +21,37 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Read in the page (the tests' TypeScript has no DOM types): each run card's look, by its state.
+interface Look {
+  needs: boolean;
+  border: string;
+  badge: string;
+  badgeText: string;
+}
+const LOOK = `Object.fromEntries([...document.querySelectorAll('article.run')].map((e) => {
+  const badge = e.querySelector('.badge');
+  return [e.dataset.state, { needs: !!e.querySelector('.needs'),
+    border: getComputedStyle(e).borderLeftColor, badge: getComputedStyle(badge).color,
+    badgeText: badge.textContent }];
+}))`;
+/** Every step of every story, opened: the line boxes its time takes, and whether it starts beside its text. */
+interface Step {
+  time: string;
+  lines: number;
+  besideText: boolean;
+}
+const STEPS = `(() => {
+  const boxes = (e) => { const r = document.createRange(); r.selectNodeContents(e); return [...r.getClientRects()]; };
+  const all = [...document.querySelectorAll('details.story')];
+  for (const d of all) d.open = true;
+  return all.flatMap((d) => [...d.querySelectorAll('li')].map((li) => {
+    const time = boxes(li.querySelector('time'));
+    const text = boxes(li.querySelector('span'));
+    return { time: li.querySelector('time').textContent, lines: time.length,
+      besideText: time.length > 0 && text.length > 0 && Math.abs(time[0].top - text[0].top) < 3 };
+  }));
+})()`;
+
 describe('the digest page in Chromium', () => {
   test('every run with its outcome and timeline, the questions ranked, nothing loaded, nothing run', async () => {
     const file = join(screenshotDir(dir), 'digest-night.html');
@@ -96,5 +127,47 @@ describe('the digest page in Chromium', () => {
     expect(narrow.errors).toEqual([]);
     // Nothing wider than the narrow window: the page reflows rather than scrolls sideways.
     expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+  });
+
+  test('a DONE run that needs the person is marked as the failed one is; each step’s time on one line', async () => {
+    const night = nightDigest();
+    // The survey ended without its report: DONE, and the person is needed. Its steps came within
+    // half an hour, so their times have seconds (08:05:30).
+    const runs = night.runs.map((r) =>
+      r.state === 'done'
+        ? {
+            ...r,
+            report: null,
+            cause: 'no-report' as const,
+            reason: 'finished without a report',
+            timeline: r.timeline.map((e, i) => ({
+              ...e,
+              at: new Date(night.now.getTime() - (30 - i) * 61_000),
+            })),
+          }
+        : r,
+    );
+    const file = join(screenshotDir(dir), 'digest-done-needs-you.html');
+    writeFileSync(file, digestHtml({ ...night, runs }, localTime('UTC')));
+    for (const width of [1000, 420]) {
+      const { page, errors } = await browser.open(file, { width });
+      const look = (await page.evaluate(LOOK)) as Record<string, Look | undefined>;
+      expect(look.done).toMatchObject({ needs: true, badgeText: 'DONE' });
+      expect(look.failed?.needs).toBe(true);
+      expect(look.done?.border).toBe(look.failed?.border);
+      expect(look.done?.badge).toBe(look.failed?.badge);
+      expect(look.running?.border).not.toBe(look.failed?.border);
+
+      // The steps, opened: each time is one line, beside its text (08:05:30 as much as 23:15).
+      const steps = (await page.evaluate(STEPS)) as Step[];
+      expect(steps.length).toBeGreaterThan(10);
+      expect(steps.filter((s) => /^\d\d:\d\d:\d\d$/.test(s.time)).length).toBeGreaterThan(3);
+      expect(steps.filter((s) => s.lines !== 1 || !s.besideText)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.screenshot({
+        path: join(screenshotDir(dir), `digest-done-needs-you-${width}.png`),
+        fullPage: true,
+      });
+    }
   });
 });

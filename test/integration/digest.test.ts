@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
@@ -154,16 +155,14 @@ describe('digest', () => {
     expect(running.questions).toEqual([
       { title: 'Packet loss up to what rate?', priority: 'unknown', answered: false, bestGuess: '5 %' },
     ]);
-    // Without a run named, the rows stay as they were: questions is the count.
-    const all = await sb.status<{
-      id: string;
-      questions: unknown;
-    }>();
-    expect(Object.fromEntries(all.map((r) => [r.id, r.questions]))).toEqual({
+    // Without a run named, the same count under the same name, and no list: one key, one shape.
+    const all = await sb.status<{ id: string; openQuestions: unknown; questions?: unknown }>();
+    expect(Object.fromEntries(all.map((r) => [r.id, r.openQuestions]))).toEqual({
       [failing.id]: 1,
       [done.id]: 2,
       [live.id]: 1,
     });
+    expect(all.filter((r) => 'questions' in r)).toEqual([]);
   });
 
   it('the window leaves out runs that finished before it; a bad window or page path is said in words', async ({
@@ -195,7 +194,7 @@ describe('digest', () => {
     expect(nowhere.stderr).toMatch(/cannot write the digest to .*d\.html: its directory does not exist/);
   });
 
-  it('--open hands the page to the default browser, and says so in words when there is none', async ({
+  it('--open hands the page to the default browser, and without one says why and what to do instead', async ({
     sb,
   }) => {
     const bin = join(sb.dir, 'bin');
@@ -203,17 +202,47 @@ describe('digest', () => {
     const opened = join(sb.dir, 'opened');
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
+    const desktop = { DISPLAY: ':0' };
 
-    const r = await sb.run(['digest', '--open'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const r = await sb.run(['digest', '--open'], { env: { ...desktop, PATH: `${bin}:/usr/bin:/bin` } });
     expect(r.exitCode, r.stderr).toBe(0);
     const page = join(sb.runs, 'digest.html');
     expect(await waitFor(() => sb.read(opened), { what: 'the opener called' })).toBe(page);
     expect(existsSync(page)).toBe(true);
+    const text = 'or read the digest as text with `overnight digest`';
 
-    const none = await sb.run(['digest', '--open'], { env: { PATH: join(sb.dir, 'empty') } });
+    // Over SSH: no display, so no browser is tried; the page can be copied, or the text read.
+    rmSync(opened);
+    const ssh = await sb.run(['digest', '--open'], {
+      env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined, PATH: `${bin}:/usr/bin:/bin` },
+    });
+    expect(ssh.exitCode).toBe(1);
+    expect(ssh.stderr).toBe(
+      'overnight: cannot open the digest: there is no display here (DISPLAY and WAYLAND_DISPLAY are unset, ' +
+        `as over SSH or in a container); the page is ${page}: copy the page to a machine with a browser ` +
+        `(scp ${hostname()}:${page} .) and open it there, ${text}`,
+    );
+    expect(sb.read(opened)).toBeNull();
+
+    // xdg-open with no browser to hand it to: what it means, and the same ways out.
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      '#!/bin/sh\necho "xdg-open: no method available for opening \'$1\'" >&2\nexit 3\n',
+    );
+    const nobrowser = await sb.run(['digest', '--open'], {
+      env: { ...desktop, PATH: `${bin}:/usr/bin:/bin` },
+    });
+    expect(nobrowser.exitCode).toBe(1);
+    expect(nobrowser.stderr).toMatch(
+      /^overnight: cannot open the digest: xdg-open found no browser \(it exited with status 3\); the page is .*: install a browser or set BROWSER to one, copy the page/,
+    );
+    expect(nobrowser.stderr).toContain(text);
+
+    const none = await sb.run(['digest', '--open'], { env: { ...desktop, PATH: join(sb.dir, 'empty') } });
     expect(none.exitCode).toBe(1);
     expect(none.stderr).toBe(
-      `overnight: cannot open the digest: xdg-open is not on PATH; open ${page} in a browser yourself`,
+      `overnight: cannot open the digest: xdg-open is not on PATH (xdg-utils has it); the page is ${page}: ` +
+        `open it in a browser yourself, ${text}`,
     );
   });
 });

@@ -336,6 +336,45 @@ describe('schedule (fake crontab)', () => {
       );
     });
 
+    it('without a crontab or a user manager, install suggests only what works here, and says what runs meanwhile', async ({
+      sb,
+      schedule,
+    }) => {
+      // No crontab command at all, and a systemctl whose user manager does not answer.
+      const none = { ...fakeSystemctl(sb, false), OVERNIGHT_CRONTAB_CMD: join(sb.dir, 'no-crontab') };
+      const refused = schedule('install', {}, none);
+      await expect(refused).rejects.toMatchObject({ exitCode: 1 });
+      await expect(refused).rejects.toThrow(
+        /^the crontab command was not found, and systemd has no user manager here .*: install cron \(apt-get install cron/,
+      );
+      await expect(refused).rejects.not.toThrow(/--backend systemd/);
+      await expect(refused).rejects.toThrow(
+        /Nothing was installed\. Without a schedule, an agent's exit still starts a pass/,
+      );
+      await expect(refused).rejects.toThrow(/nothing resumes a run after a reboot/);
+      expect(existsSync(join(sb.runs, '.schedule.json'))).toBe(false);
+      // Asked for systemd: the same, not a bus error.
+      await expect(schedule('install', { backend: 'systemd' }, none)).rejects.toThrow(
+        /^systemd has no user manager here .*: install cron/,
+      );
+      expect(calls(sb).filter((c) => !c.endsWith('show-environment'))).toEqual([]);
+      // doctor's fix is the same way to a schedule.
+      const doctor = await sb.run(['doctor'], { env: none });
+      expect(doctor.stdout).toMatch(/^warning\s+schedule\s+no schedule installed, and no scheduler here/m);
+      expect(doctor.stdout).toMatch(
+        /install cron \(apt-get install cron .*\), then run `overnight schedule install`/,
+      );
+    });
+
+    it('asked for systemd without a user manager where cron is, install names cron', async ({
+      sb,
+      schedule,
+    }) => {
+      await expect(schedule('install', { backend: 'systemd' }, fakeSystemctl(sb, false))).rejects.toThrow(
+        /^systemd has no user manager here \(`systemctl --user` does not answer\): run `overnight schedule install --backend cron`\. Nothing was installed\./,
+      );
+    });
+
     it('falls back to cron without a user manager; switching backends leaves one entry', async ({
       sb,
       table,

@@ -32,7 +32,7 @@ interface Row {
   id: string;
   state: string;
   workspace: string;
-  questions: number;
+  openQuestions: number;
 }
 
 /**
@@ -79,7 +79,8 @@ describe('status over many finished runs', () => {
     const fresh = await printed();
     const first = await rows();
     expect(first).toHaveLength(COPIES);
-    for (const r of first) expect(r).toMatchObject({ state: 'done', questions: 1, workspace: sb.ws(r.id) });
+    for (const r of first)
+      expect(r).toMatchObject({ state: 'done', openQuestions: 1, workspace: sb.ws(r.id) });
     const cache = join(sb.runs, '.overnight', '.status-rows');
     expect(Object.keys(cachedRows(cache))).toEqual(expect.arrayContaining(ids));
 
@@ -94,9 +95,9 @@ describe('status over many finished runs', () => {
       '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n',
     );
     const after = await rows();
-    expect(after.find((r) => r.id === answered)?.questions).toBe(0);
-    expect(after.filter((r) => r.questions === 1)).toHaveLength(COPIES - 1);
-    expect(cachedRows(cache)[answered]?.questions).toBe(0);
+    expect(after.find((r) => r.id === answered)?.openQuestions).toBe(0);
+    expect(after.filter((r) => r.openQuestions === 1)).toHaveLength(COPIES - 1);
+    expect(cachedRows(cache)[answered]?.openQuestions).toBe(0);
     const written = statSync(cache).mtimeMs;
     expect(await rows()).toEqual(after);
     expect(statSync(cache).mtimeMs).toBe(written);
@@ -122,7 +123,9 @@ describe('status over many finished runs', () => {
     rmSync(cache);
     expect(await printed()).toBe(recounted);
     expect(JSON.parse(recounted)).toEqual(
-      JSON.parse(fresh).map((r: Row) => (r.id === ids[2] || r.id === ids[3] ? { ...r, questions: 0 } : r)),
+      JSON.parse(fresh).map((r: Row) =>
+        r.id === ids[2] || r.id === ids[3] ? { ...r, openQuestions: 0 } : r,
+      ),
     );
   });
 });

@@ -15,7 +15,7 @@ interface Row {
   restarts: number;
   maxRestarts: number | null;
   findings: number;
-  questions: number;
+  openQuestions: number;
   lastOutputAt: string | null;
   reason: string;
 }
@@ -30,7 +30,7 @@ const FIELDS = [
   'restarts',
   'maxRestarts',
   'findings',
-  'questions',
+  'openQuestions',
   'lastOutputAt',
   'reason',
 ];
@@ -72,7 +72,7 @@ describe('status', () => {
       restarts: 0,
       maxRestarts: 4,
       findings: 2,
-      questions: 2,
+      openQuestions: 2,
       reason: '',
     });
     expect([json?.startedAt, json?.endsAt, json?.lastOutputAt].every((t) => isIso(t ?? null))).toBe(true);
@@ -165,6 +165,39 @@ describe('status', () => {
     await waitFor(() => sb.hasSession(other.id));
   });
 
+  it('status survey finds the run whose task begins "Survey…"; stop asks for its id; a miss says how to name a run', async ({
+    sb,
+  }) => {
+    sb.setBehaviour({ work: 60 });
+    const survey = await sb.launch('Survey CRDT libraries for offline sync', ['--duration', '1h']);
+    const other = await sb.launch('Benchmark sync under packet loss', ['--duration', '1h']);
+    await sb.agentPid(survey.id);
+
+    const found = await sb.run(['status', 'survey']);
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect(found.stdout).toMatch(/^task:\s+Survey CRDT libraries for offline sync$/m);
+    expect(found.stderr).toContain(`note: taking ${survey.id}, the one run whose id has the words "survey"`);
+    expect((await rows(sb, 'crdt libraries')).map((r) => r.id)).toEqual([survey.id]);
+    expect((await sb.run(['logs', 'survey'])).exitCode).toBe(0);
+
+    // Two runs' ids have "sync": listed, not guessed.
+    const both = await sb.run(['status', 'sync']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain(`"sync" is in the ids of 2 runs (`);
+    // Ending a run goes by its id, which the refusal gives.
+    const stop = await sb.run(['stop', 'survey']);
+    expect(stop.exitCode).toBe(2);
+    expect(stop.stderr).toContain(`the one run whose id has those words is ${survey.id}`);
+    expect(await sb.hasSession(survey.id)).toBe(true);
+
+    const miss = await sb.run(['status', 'crdts']);
+    expect(miss.exitCode).toBe(2);
+    expect(miss.stderr).toContain(
+      'a run is named by its id, the start of its id, the --name it was given, or words',
+    );
+    await waitFor(() => sb.hasSession(other.id));
+  });
+
   it('a finished run keeps counting what the user changes: an answered question, an added finding', async ({
     sb,
   }) => {
@@ -173,13 +206,13 @@ describe('status', () => {
     await sb.agentPid(id);
     writeFileSync(sb.ws(id, 'questions.md'), '# Questions\n\n## Which store?\n- Best guess: SQLite\n');
     expect((await sb.run(['stop', id])).exitCode).toBe(0);
-    const row = async () => (await sb.status<{ questions: number; findings: number }>())[0];
-    expect(await row()).toMatchObject({ questions: 1, findings: 0 });
+    const row = async () => (await sb.status<{ openQuestions: number; findings: number }>())[0];
+    expect(await row()).toMatchObject({ openQuestions: 1, findings: 0 });
     writeFileSync(
       sb.ws(id, 'questions.md'),
       '# Questions\n\n## Which store?\n- Best guess: SQLite\nAnswer: SQLite is right\n',
     );
     writeFileSync(sb.ws(id, 'findings', 'late.md'), '# Added in the morning\n');
-    expect(await row()).toMatchObject({ questions: 0, findings: 1 });
+    expect(await row()).toMatchObject({ openQuestions: 0, findings: 1 });
   });
 });

@@ -39,7 +39,7 @@ describe('the wrapper', () => {
       what: 'the header in the pane',
     });
     expect(shown).toContain(`overnight: run ${id}, session 1, agent pid ${pid}`);
-    expect(shown).toContain(`follow it with: overnight logs -f ${id}`);
+    expect(shown).toContain(`(anywhere: overnight logs -f ${id})`);
     expect(shown).toContain(`overnight stop ${id}`);
 
     await sb.tmux(['send-keys', '-t', `=${session}:`, 'C-c']);

@@ -65,12 +65,33 @@ describe('schedule', () => {
       want: { status: 'ok', detail: expect.stringMatching(/first pass is still to come/) },
     },
     {
-      name: 'no schedule',
+      name: 'no schedule: what goes on without one (the end time among it), and what does not',
       facts: { marker: undefined, heartbeat: undefined },
       want: {
         status: 'warning',
-        detail: expect.stringMatching(/^no schedule installed: only an agent's exit starts a pass/),
+        detail:
+          "no schedule installed: an agent's exit still starts a pass (a crash is resumed within " +
+          "seconds) and each run's timers end its waits and its night on time, but nothing resumes a " +
+          'run after a reboot, and a hang or a killed wrapper is found only at the end time',
         fix: FIX,
+      },
+    },
+    {
+      name: 'no schedule, and cron here: the install is the fix',
+      facts: { marker: undefined, here: { darwin: false, crontab: true, systemdUser: false } },
+      want: { status: 'warning', detail: expect.stringMatching(/^no schedule installed: /), fix: FIX },
+    },
+    {
+      name: 'no schedule, and no scheduler here: the fix says how to get one',
+      facts: { marker: undefined, here: { darwin: false, crontab: false, systemdUser: false } },
+      want: {
+        status: 'warning',
+        detail: expect.stringMatching(
+          /^no schedule installed, and no scheduler here \(no crontab, no systemd user manager\): /,
+        ),
+        fix: expect.stringMatching(
+          /^install cron \(apt-get install cron .*\), then run `overnight schedule install`$/,
+        ),
       },
     },
     {

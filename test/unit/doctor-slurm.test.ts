@@ -61,18 +61,44 @@ describe('doctor: slurm', () => {
       'problem',
       /^scancel not on PATH/,
     ],
-    [
-      'sbatch --version fails',
-      { version: ran('', 1, 'error: boom') },
-      'problem',
-      /--version failed \(exit 1: error: boom\)/,
-    ],
   ])('%s: one row, nothing probed further', (_what, over, status, detail) => {
     const r = checkSlurm(healthy(over));
     expect(r).toHaveLength(1);
     expect(r[0]?.status).toBe(status);
     expect(r[0]?.detail).toMatch(detail);
     expect(r[0]?.fix).toMatch(/slurm-client/);
+  });
+
+  const conf = (exists: boolean, fromEnv = false) => ({
+    path: fromEnv ? '/lab/slurm.conf' : '/etc/slurm/slurm.conf',
+    exists,
+    fromEnv,
+  });
+  test.each<[string, Partial<SlurmFacts>, RegExp, RegExp]>([
+    [
+      'installed, no slurm.conf: no cluster here, not a reinstall',
+      { version: ran('', 1, 'sbatch: error: resolve_ctls_from_dns_srv: Unknown host'), conf: conf(false) },
+      /^Slurm's commands are installed \(\/usr\/bin\/sbatch\), but no Slurm cluster is configured here \(no \/etc\/slurm\/slurm\.conf, and SLURM_CONF is unset\): --version failed/,
+      /^set SLURM_CONF to your cluster's slurm\.conf, or run overnight on one of the cluster's machines/,
+    ],
+    [
+      'SLURM_CONF names a file that is not there',
+      { version: ran('', 1, 'error'), conf: conf(false, true) },
+      /but SLURM_CONF names \/lab\/slurm\.conf, which does not exist/,
+      /^set SLURM_CONF/,
+    ],
+    [
+      'installed and configured, yet --version fails',
+      { version: ran('', 1, 'error: boom'), conf: conf(true) },
+      /--version failed \(exit 1: error: boom\)/,
+      /^check Slurm's configuration/,
+    ],
+  ])('%s', (_what, over, detail, fix) => {
+    const r = checkSlurm(healthy(over));
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ status: 'problem', detail: expect.stringMatching(detail) });
+    expect(r[0]?.fix).toMatch(fix);
+    expect(r[0]?.fix).not.toMatch(/slurm-client/);
   });
 
   test.each<[string, Partial<SlurmFacts>, string, RegExp, RegExp]>([

@@ -60,37 +60,50 @@ describe('ago', () => {
 
 describe('supervisionWarning', () => {
   const at = (iso: string) => new Date(iso);
-  const cron = { backend: 'cron' as const, everySeconds: 300 };
+  const cron = { backend: 'cron' as const, everySeconds: 300, installedAt: at('2026-11-22T01:00:00Z') };
+  const three = at('2026-11-22T03:00:00Z');
   test.each<{ name: string; args: Parameters<typeof supervisionWarning>; want: string | null }>([
     { name: 'no live runs: nothing to say', args: [null, null, 0, NOW], want: null },
     {
-      name: 'live runs, no schedule',
+      name: 'live runs, no schedule: what only a schedule does (an exit and the timers do the rest)',
       args: [null, null, 2, NOW],
       want:
-        'warning: no schedule is installed: these runs will not be restarted after a crash. ' +
-        'Run `overnight schedule install`.',
+        'warning: no schedule is installed: nothing resumes these runs after a reboot, and a hang is ' +
+        'found only at the end time. Run `overnight schedule install`.',
     },
     {
       name: 'one live run (launch), no schedule',
       args: [null, null, 1, NOW],
+      want: expect.stringMatching(
+        /^warning: no schedule is installed: nothing resumes the run after a reboot/,
+      ),
+    },
+    {
+      name: 'a schedule installed 2h ago that never started a pass (other passes ran: no matter)',
+      args: [cron, null, 1, three],
       want:
-        'warning: no schedule is installed: the run will not be restarted after a crash. ' +
-        'Run `overnight schedule install`.',
+        'warning: the schedule (cron every 5m) has started no pass since it was installed 2h ago. ' +
+        'Check `overnight schedule status` and `overnight doctor`.',
     },
     {
-      name: 'a schedule that never ran',
-      args: [cron, null, 1, NOW],
-      want: expect.stringMatching(/no reconcile pass has run yet \(cron every 5m\)/),
-    },
-    {
-      name: 'a pass 9 minutes ago, every 5m: fine',
-      args: [cron, at('2026-11-22T02:51:00Z'), 1, at('2026-11-22T03:00:00Z')],
+      name: 'a schedule installed 4 minutes ago: its first pass is still to come',
+      args: [{ ...cron, installedAt: at('2026-11-22T02:56:00Z') }, null, 1, three],
       want: null,
     },
     {
-      name: 'a pass 11 minutes ago, every 5m: more than two intervals',
-      args: [cron, at('2026-11-22T02:49:00Z'), 1, at('2026-11-22T03:00:00Z')],
-      want: expect.stringMatching(/^warning: no reconcile pass for 11m \(cron every 5m\)/),
+      name: 'a schedule from before install times were recorded, never started',
+      args: [{ ...cron, installedAt: null }, null, 1, three],
+      want: expect.stringMatching(/^warning: the schedule \(cron every 5m\) has started no pass yet\. /),
+    },
+    {
+      name: 'a scheduled pass 9 minutes ago, every 5m: fine',
+      args: [cron, at('2026-11-22T02:51:00Z'), 1, three],
+      want: null,
+    },
+    {
+      name: 'a scheduled pass 11 minutes ago, every 5m: more than two intervals',
+      args: [cron, at('2026-11-22T02:49:00Z'), 1, three],
+      want: expect.stringMatching(/^warning: no scheduled pass for 11m \(cron every 5m\)/),
     },
   ])('$name', ({ args, want }) => {
     expect(supervisionWarning(...args)).toEqual(want);

@@ -191,12 +191,60 @@ describe('resolveRunName', () => {
 
   test.each<{ name: string; among: string[] }>([
     { name: '2026-11-22', among: ids },
-    { name: 'survey', among: ids }, // a prefix, not a substring
+    { name: 'surv', among: ids }, // words whole, not a part of one
+    { name: 'crdt survey', among: ids }, // words in their order
     { name: '2026-11-21-2315-survey-crdt-3', among: ids },
     { name: 'anything', among: [] },
-  ])('$name matches nothing', ({ name, among }) => {
+    { name: '--', among: ids },
+  ])('$name matches nothing, and the error says how to name a run', ({ name, among }) => {
     const r = resolveRunName(name, among);
     expect(r).toEqual({ error: expect.stringContaining(`no run matches "${name}"`) });
+    expect((r as { error: string }).error).toContain(
+      'a run is named by its id, the start of its id, the --name it was given, or words of its id',
+    );
+  });
+});
+
+describe('resolveRunName by the words of its id (its task’s first words)', () => {
+  const ids = [
+    '2026-11-20-2200-alpha',
+    '2026-11-21-2315-survey-crdt-libraries-for-offline-sync',
+    '2026-11-21-2330-fix-the-flaky-test',
+    '2026-11-22-0100-fix-the-build',
+  ];
+  test.each<{ handle: string; strict?: boolean; want: object }>([
+    {
+      handle: 'survey',
+      want: {
+        id: '2026-11-21-2315-survey-crdt-libraries-for-offline-sync',
+        note:
+          'taking 2026-11-21-2315-survey-crdt-libraries-for-offline-sync, the one run whose id has ' +
+          'the words "survey"',
+      },
+    },
+    { handle: 'Survey', want: { id: '2026-11-21-2315-survey-crdt-libraries-for-offline-sync' } },
+    { handle: 'CRDT libraries', want: { id: '2026-11-21-2315-survey-crdt-libraries-for-offline-sync' } },
+    { handle: 'flaky', want: { id: '2026-11-21-2330-fix-the-flaky-test' } },
+    {
+      handle: 'fix',
+      want: {
+        error:
+          '"fix" is in the ids of 2 runs (2026-11-21-2330-fix-the-flaky-test, 2026-11-22-0100-fix-the-build); ' +
+          'give more of the id',
+      },
+    },
+    {
+      // A command that ends or deletes a run takes none by words.
+      handle: 'survey',
+      strict: true,
+      want: {
+        error:
+          '"survey" is no run\'s id or name; the one run whose id has those words is ' +
+          '2026-11-21-2315-survey-crdt-libraries-for-offline-sync: give its id (or the start of it) to be sure',
+      },
+    },
+  ])('$handle (strict: $strict) → $want', ({ handle, strict, want }) => {
+    expect(resolveRunName(handle, ids, { strict: strict ?? false })).toMatchObject(want);
   });
 });
 
@@ -265,15 +313,19 @@ describe('resolveRunName by name', () => {
     });
   });
 
-  test('a name no run was given is not matched through the slug of an id', () => {
+  test('a name no run was given is matched as words of the ids, and several are listed, not guessed', () => {
     expect(resolveRunName('night', ids, { named: [] })).toEqual({
-      error: 'no run matches "night" (see `overnight status --all`)',
+      error:
+        '"night" is in the ids of 3 runs (2026-11-20-2200-night, 2026-11-21-2315-night, ' +
+        '2026-11-21-2315-night-2); give more of the id',
     });
   });
 
   test('the hint names the command as the person runs it', () => {
     expect(resolveRunName('zzz', ids, { cmd: 'npx overnight' })).toEqual({
-      error: 'no run matches "zzz" (see `npx overnight status --all`)',
+      error: expect.stringMatching(
+        /^no run matches "zzz": a run is named by .* \(see `npx overnight status --all`\)$/,
+      ),
     });
   });
 

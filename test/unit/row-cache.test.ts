@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
+import { printedRow } from '../../src/core/status/json-row.js';
 import { spanText, type ByteSpan } from '../../src/core/text.js';
 import { parseFinal, parseFinalDoc } from '../../src/read/final-row.js';
 import { loadRowCache, rowOfText } from '../../src/read/row-cache.js';
@@ -67,7 +68,12 @@ describe('the row cache', () => {
     saved();
     const got = loadRowCache(root).get(ID, statSync(records));
     expect(got).toMatchObject({ stamp: STAMP, state: 'done', continuedBy: null, repo: false });
-    expect(text(got!.text)).toBe(`  ${JSON.stringify(row(), null, 2).replaceAll('\n', '\n  ')}`);
+    // Printed with its count of open questions as openQuestions, in the row's place; read back as the row.
+    expect(text(got!.text)).toBe(`  ${JSON.stringify(printedRow(row()), null, 2).replaceAll('\n', '\n  ')}`);
+    expect(text(got!.text)).toMatch(/\n {4}"openQuestions": \d+,\n/);
+    expect(Object.keys(printedRow(row()))).toEqual(
+      Object.keys(row()).map((k) => (k === 'questions' ? 'openQuestions' : k)),
+    );
     expect(rowOfText(got!.text, ID)).toEqual(row());
   });
 
@@ -119,7 +125,9 @@ describe('the row cache', () => {
     const file = readFileSync(cacheFile(), 'utf8');
     expect(indexOf(file).rows.map((r) => r[0])).toEqual([ID, later]);
     const texts = file.split('\n').slice(2).join('\n');
-    expect(`[\n${texts.slice(0, -2)}\n]`).toBe(JSON.stringify([row(), { ...row(), id: later }], null, 2));
+    expect(`[\n${texts.slice(0, -2)}\n]`).toBe(
+      JSON.stringify([printedRow(row()), printedRow({ ...row(), id: later })], null, 2),
+    );
   });
 
   test('a file of another runs root, not in its form, with a control or open to others is none', () => {

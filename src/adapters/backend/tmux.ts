@@ -27,6 +27,7 @@ export class TmuxBackend implements Backend {
     const name = tmuxSessionName(ref.id);
     await this.tmux.killSession(name); // a finished wrapper's session may linger for a moment
     await this.tmux.newSession(name, cwd, argv);
+    await this.tmux.setViewHooks(name);
   }
 
   sessionName(id: string): string {

@@ -131,13 +131,14 @@ function runCard(run: DigestRun, now: Date, clock: LocalTime): string {
   const open = run.questions.filter((q) => !q.answered).length;
   const time = entryClock(run.timeline, clock);
   const story = run.timeline
-    .map((e) => `<li><time>${esc(time(e.at))}</time>${esc(describeEntry(e, clock))}</li>`)
+    .map((e) => `<li><time>${esc(time(e.at))}</time><span>${esc(describeEntry(e, clock))}</span></li>`)
     .join('');
   // A state outside the closed set (a record the agent rewrote) is shown as unknown, never placed.
   const state = oneOf(run.state, [...RUN_STATES, 'unknown'], 'unknown');
+  // A run that needs the person is marked so whatever its state: a DONE run can need them too.
   return (
-    `<article class="run state-${state}" id="${anchor('run', run.id)}" data-run="${token(run.id)}" ` +
-    `data-state="${state}">` +
+    `<article class="run state-${state}${needs ? ' needs-you' : ''}" id="${anchor('run', run.id)}" ` +
+    `data-run="${token(run.id)}" data-state="${state}">` +
     `<div class="run-head"><h3 class="task">${esc(run.task ?? '(task unknown)')}</h3>` +
     `<span class="badge">${state.toUpperCase()}</span></div>` +
     `<div class="run-id mono">${esc(run.id)}</div>` +

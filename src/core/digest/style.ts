@@ -56,6 +56,8 @@ a.tile span { text-decoration: underline; text-decoration-color: var(--line); }
 .state-failed .badge { background: var(--failed-bg); color: var(--failed); }
 .state-running .badge, .state-synthesizing .badge { background: var(--live-bg); color: var(--live); }
 .state-waiting .badge { background: var(--wait-bg); color: var(--wait); }
+.run.needs-you { border-left-color: var(--failed); }
+.needs-you .badge { background: var(--failed-bg); color: var(--failed); }
 .run-id { color: var(--muted); font-size: 13px; margin: 2px 0 8px; overflow-wrap: anywhere; }
 .facts { color: var(--muted); font-size: 14px; margin: 0 0 6px; }
 .facts b { color: var(--ink); font-weight: 600; font-variant-numeric: tabular-nums; }
@@ -111,9 +113,10 @@ svg.timeline { width: 100%; min-width: 600px; height: auto; display: block; }
 details.story { margin-top: 8px; font-size: 14px; }
 details.story summary { cursor: pointer; color: var(--muted); }
 details.story ol { list-style: none; padding: 0; margin: 6px 0 0; }
-details.story li { padding: 2px 0 2px 58px; text-indent: -58px; overflow-wrap: anywhere; }
-details.story time { display: inline-block; width: 52px; text-indent: 0; color: var(--muted);
+details.story li { display: flex; align-items: baseline; gap: 10px; padding: 2px 0; }
+details.story time { flex: none; min-width: 52px; white-space: nowrap; color: var(--muted);
   font-variant-numeric: tabular-nums; }
+details.story li span { flex: 1; min-width: 0; overflow-wrap: anywhere; }
 .q-count { font-size: 14px; margin: 8px 0 0; }
 ol.questions { list-style: none; padding: 0; margin: 0; }
 .question { background: var(--card); border: 1px solid var(--line); border-radius: 10px;

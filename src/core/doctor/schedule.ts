@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { formatDuration } from '../config/duration.js';
 import type { LocalTime } from '../local-time.js';
 import type { Backend } from '../schedule/cron.js';
+import { noSchedulerFix, schedulerHere, WITHOUT_SCHEDULE, type SchedulersHere } from '../schedule/here.js';
 import { parseHeartbeat, parseScheduleMarker, scheduleMismatch } from '../schedule/marker.js';
 import { passFailure, passFailureFix } from '../status/supervision.js';
 import type { CheckResult } from './checks.js';
@@ -17,6 +18,8 @@ export interface ScheduleFacts {
   heartbeat: unknown;
   /** The entries found in cron, launchd and systemd for this root, when they were looked for. */
   entries?: { backend: Backend; where: string }[];
+  /** The schedulers this machine offers, looked for when none is installed. */
+  here?: SchedulersHere;
 }
 
 const BACKEND_HINT: Record<string, string> = {
@@ -54,13 +57,15 @@ export function checkSchedule(f: ScheduleFacts, now: Date, cmd = 'overnight'): C
       fix: install,
     };
   if (f.marker === undefined) {
+    const none = f.here !== undefined && schedulerHere(f.here) === null;
+    const what = none
+      ? 'no schedule installed, and no scheduler here (no crontab, no systemd user manager)'
+      : 'no schedule installed';
     return {
       name,
       status: 'warning',
-      detail:
-        "no schedule installed: only an agent's exit starts a pass, " +
-        'so end times, hangs, reboots and killed wrappers go unhandled',
-      fix: install,
+      detail: `${what}: ${WITHOUT_SCHEDULE}`,
+      fix: none ? noSchedulerFix(cmd) : install,
     };
   }
   const entry = parseScheduleMarker(f.marker);

@@ -1,3 +1,4 @@
+import { clusterFix, noClusterHere, type SlurmConf } from '../slurm/cluster.js';
 import type { SlurmState } from '../slurm/jobs.js';
 import { firstLine, runFailure, type CheckResult, type CommandRun } from './checks.js';
 
@@ -11,6 +12,8 @@ export interface SlurmFacts {
   /** The config chooses the slurm backend; otherwise nothing is gathered, and no row shown. */
   wanted: boolean;
   commands: { name: string; resolved: string | null }[];
+  /** slurm.conf, where Slurm's commands look for it. */
+  conf?: SlurmConf;
   /** `sbatch --version`. */
   version?: CommandRun;
   /** `scontrol ping`. */
@@ -57,8 +60,26 @@ export function checkSlurmCommands(f: SlurmFacts): CheckResult[] {
     ];
   const failure = f.version ? runFailure(f.version) : 'not run';
   const where = f.commands[0]?.resolved ?? '';
+  // Installed, they answer nothing without a cluster to ask: that is said, not a reinstall.
+  const none = f.conf ? noClusterHere(f.conf) : null;
+  if (failure && none)
+    return [
+      {
+        name,
+        status: 'problem',
+        detail: `Slurm's commands are installed (${where}), but ${none}: --version failed (${failure})`,
+        fix: clusterFix('use the tmux or detached backend (backend: in config.yaml)'),
+      },
+    ];
   if (failure)
-    return [{ name, status: 'problem', detail: `${where} --version failed (${failure})`, fix: INSTALL }];
+    return [
+      {
+        name,
+        status: 'problem',
+        detail: `${where} --version failed (${failure})`,
+        fix: "check Slurm's configuration (SLURM_CONF, or /etc/slurm/slurm.conf) and that munged runs here",
+      },
+    ];
   return [
     { name, status: 'ok', detail: `${firstLine(f.version?.stdout ?? '')}: sbatch, squeue, scancel found` },
   ];

@@ -89,7 +89,8 @@ export interface NamedRun {
   startedAt: Date;
 }
 
-export type Resolution = { id: string; note?: string } | { error: string };
+/** `byWords`: found by words of its id only, which a run's own name, unreadable, may explain better. */
+export type Resolution = { id: string; note?: string; byWords?: true } | { error: string };
 
 /** The slug of a run id: what follows the start time. */
 function slugOf(id: string): string {
@@ -108,6 +109,35 @@ export function mayBeNamed(handle: string, ids: readonly string[]): string[] {
   });
 }
 
+function byWordsOrNone(
+  handle: string,
+  ids: readonly string[],
+  { named = [], cmd = 'overnight', strict = false }: ResolveOptions,
+): Resolution {
+  const found = byWords(handle, ids);
+  const [only] = found;
+  if (only && found.length === 1) {
+    if (strict)
+      return {
+        error:
+          `"${handle}" is no run's id or name; the one run whose id has those words is ${only}: ` +
+          'give its id (or the start of it) to be sure',
+      };
+    return {
+      id: only,
+      note: `taking ${only}, the one run whose id has the words "${handle}"`,
+      byWords: true,
+    };
+  }
+  if (found.length > 1) {
+    const shown = found.slice(0, 5).join(', ') + (found.length > 5 ? ', ...' : '');
+    return { error: `"${handle}" is in the ids of ${found.length} runs (${shown}); give more of the id` };
+  }
+  const near = nearest(slugify(handle), [...ids.map(slugOf), ...named.map((r) => slugify(r.name))]);
+  const hint = near ? `; did you mean "${near}"?` : '';
+  return { error: `no run matches "${handle}"${hint}: ${HOW_TO_NAME} (see \`${cmd} status --all\`)` };
+}
+
 export interface ResolveOptions {
   /** Runs of `mayBeNamed` that were given a name, read from their run.yaml. */
   named?: readonly NamedRun[];
@@ -117,9 +147,26 @@ export interface ResolveOptions {
   strict?: boolean;
 }
 
+/** How a person names a run, said when what they gave names none. */
+const HOW_TO_NAME =
+  'a run is named by its id, the start of its id, the --name it was given, or words of its id ' +
+  '(its task\'s first words: "survey-crdt" for 2026-11-21-2315-survey-crdt-libraries)';
+
 /**
- * A run is named by its full id, by its name (as given at launch, or as its slug), or by a unique
- * prefix of its id, in that order. Of several runs with one name the newest wins, and says so.
+ * The runs whose id has `handle`'s words, whole and in order (`survey`, `crdt libraries`); none for
+ * a handle without a letter or digit.
+ */
+function byWords(handle: string, ids: readonly string[]): string[] {
+  if (!/[\p{L}\p{N}]/u.test(handle)) return [];
+  const words = `-${slugify(handle)}-`;
+  return ids.filter((id) => `-${slugOf(id)}-`.includes(words));
+}
+
+/**
+ * A run is named by its full id, by its name (as given at launch, or as its slug), by a unique
+ * prefix of its id, or by words of its id (the task's first words), in that order. Of several runs
+ * with one name the newest wins, and says so; a run found by words says which it took, and a
+ * command that ends or deletes a run (`strict`) takes none that way.
  */
 export function resolveRunName(
   handle: string,
@@ -148,11 +195,7 @@ export function resolveRunName(
   }
   const matches = ids.filter((id) => id.startsWith(handle));
   if (matches.length === 1) return { id: matches[0] as string };
-  if (matches.length === 0) {
-    const near = nearest(slug, [...ids.map(slugOf), ...named.map((r) => slugify(r.name))]);
-    const hint = near ? `; did you mean "${near}"?` : '';
-    return { error: `no run matches "${handle}"${hint} (see \`${cmd} status --all\`)` };
-  }
+  if (matches.length === 0) return byWordsOrNone(handle, ids, { named, cmd, strict });
   const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', ...' : '');
   return { error: `"${handle}" matches ${matches.length} runs (${shown}); give more of the id` };
 }

@@ -14,7 +14,7 @@ interface Row {
   reason: string;
   restarts: number;
   cause?: string;
-  warnings?: string[];
+  warnings?: { code: string; text: string }[];
   usageWindows?: { fiveHour?: { utilization: number } };
 }
 const status = async (sb: Sandbox): Promise<Row> => (await sb.status<Row>())[0] as Row;
@@ -113,7 +113,10 @@ describe('paid extra usage', () => {
     expect(pass.stdout).toBe('');
     expect(alive(pid)).toBe(true);
     const row = await status(sb);
-    expect(row.warnings).toContainEqual(expect.stringMatching(/^on extra usage since \d\d:\d\d: /));
+    expect(row.warnings).toContainEqual({
+      code: 'overage',
+      text: expect.stringMatching(/^on extra usage since \d\d:\d\d: /),
+    });
     expect(row.usageWindows?.fiveHour?.utilization).toBe(0.92);
     const details = (await sb.run(['status', id])).stdout;
     expect(details).toMatch(/^limits: +5-hour window 92 % used \(resets \d\d:\d\d\), weekly 31 % used/m);

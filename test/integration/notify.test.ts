@@ -213,8 +213,12 @@ describe('notifications', () => {
       `notifications failing: dead: connection refused (127.0.0.1:${port}) ` +
       '(the needs-you notice was given up after 3 tries)';
     const status = await sb.run(['status', '--json']);
-    const [row] = JSON.parse(status.stdout) as { warnings?: string[] }[];
-    expect(row?.warnings).toEqual([dead, `${echo} (the needs-you notice was given up after 1 try)`]);
+    const [row] = JSON.parse(status.stdout) as { warnings?: { code: string; text: string }[] }[];
+    expect(row?.warnings?.map((w) => w.text)).toEqual([
+      dead,
+      `${echo} (the needs-you notice was given up after 1 try)`,
+    ]);
+    expect(row?.warnings?.map((w) => w.code)).toEqual(['notify-failing', 'notify-failing']);
     expect((await sb.run(['status'])).stdout).toContain(`└ ${dead}`);
     expect(
       status.stdout + allText(workspace) + (sb.read(join(sb.runs, 'reconcile.log')) ?? ''),

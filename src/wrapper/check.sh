@@ -21,27 +21,9 @@
 set -u
 umask 077
 
-start_time() {
-  if [ -r "/proc/$1/stat" ]; then
-    read -r line < "/proc/$1/stat" || return 0
-    rest=${line##*') '}
-    # shellcheck disable=SC2086
-    set -- $rest
-    shift 19
-    echo "$1"
-  else
-    ps -o lstart= -p "$1" 2>/dev/null | sed 's/^ *//; s/ *$//; s/   */ /g; s/  */ /g'
-  fi
-}
-
-atomic() {
-  partial="$1.tmp.$$"
-  if printf '%s\n' "$2" > "$partial" && { sync "$partial" 2> /dev/null || sync; } && mv -f "$partial" "$1"; then
-    return 0
-  fi
-  rm -f "$partial"
-  return 1
-}
+# start_time and atomic: the crash-safety helpers both wrappers share.
+# shellcheck source=src/wrapper/common.sh
+. "${0%/*}/common.sh"
 
 state=$1 step=$2 cwd=$3 max=$4 timeout=$5 junit=$6 node=$7 cli=$8 mode=$9
 shift 9

@@ -22,6 +22,8 @@ import { it } from '../helpers/sandbox.js';
 
 const ROOT = process.getuid?.() === 0;
 const OTHER = 65534;
+/** A run id as overnight makes them, for a directory no launch made. */
+const PLANTED = '2026-01-01-0000-planted';
 
 /** Passes run (as cron would) until the run is DONE; its text. */
 async function untilDone(sb: Sandbox, id: string, timeout = 40_000): Promise<string> {
@@ -58,7 +60,13 @@ describe('the old-layout migration never takes what the agent wrote', () => {
       });
       // The runs root is new: launch makes it (and marks it as of the current layout).
       const run = await sb.launch('Read a hostile page', ['--verify', 'false', '--duration', '3s']);
+      // A run of the old layout planted beside it (an unconfined process's doing): in a root of
+      // the current layout nothing is ever migrated, so it never becomes a run.
+      mkdirSync(sb.ws(PLANTED, '.overnight'), { recursive: true });
+      writeFileSync(sb.ws(PLANTED, 'run.yaml'), 'id: planted\n');
+      writeFileSync(sb.ws(PLANTED, '.overnight', 'agent-1.pid'), `${victim.pid} 1\n`);
       const done = await untilDone(sb, run.id);
+      expect(existsSync(sb.state(PLANTED, 'run.yaml'))).toBe(false);
       expect(done).not.toMatch(/verified: 212 passed/);
       expect(existsSync(sb.state(run.id, 'agent-9.pid'))).toBe(false);
       const status = await sb.run(['status', run.id]);

@@ -20,7 +20,7 @@ const PLACES = {
 };
 
 describe('a run’s policy', () => {
-  const p = runPolicy({ network: ['registry.npmjs.org'], write: ['/home/ada/.cache/pip'] }, PLACES);
+  const p = runPolicy({ network: ['packages.example.com'], write: ['/home/ada/.cache/pip'] }, PLACES);
   test('writable: its directory, worktree and temp directory, and what the person adds', () => {
     expect(p.write).toEqual([PLACES.runDir, PLACES.worktree, PLACES.tmp, '/home/ada/.cache/pip']);
   });
@@ -41,7 +41,7 @@ describe('a run’s policy', () => {
   });
   test('readable again inside the root: the run’s own directories only', () => {
     expect(p.allowRead).toEqual([PLACES.runDir, PLACES.worktree, PLACES.tmp]);
-    expect(p.network).toEqual(['registry.npmjs.org']);
+    expect(p.network).toEqual(['packages.example.com']);
   });
 });
 
@@ -239,15 +239,15 @@ describe('settings and run.yaml', () => {
   test('domains and directories from the config file, the environment, a flag', () => {
     const { settings, problems } = resolveSettings({
       home: '/home/ada',
-      env: { OVERNIGHT_SANDBOX_NETWORK: 'PyPI.org, files.pythonhosted.org' },
+      env: { OVERNIGHT_SANDBOX_NETWORK: 'Pkgs.Example.org, files.example.org' },
       file: { path: 'c.yaml', data: { sandbox_write: ['~/.cache/pip', '/opt/cache/'], sandbox: false } },
     });
     expect(problems).toEqual([]);
-    expect(settings.sandboxNetwork).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    expect(settings.sandboxNetwork).toEqual(['pkgs.example.org', 'files.example.org']);
     expect(settings.sandboxWrite).toEqual(['/home/ada/.cache/pip', '/opt/cache']);
     expect(settings.sandbox).toBe(false);
   });
-  test.each(['https://pypi.org', 'pypi.org:443', 'pypi.org/simple', '*', 'a..b', ''])(
+  test.each(['https://pkgs.example.org', 'pkgs.example.org:443', 'pkgs.example.org/simple', '*', 'a..b', ''])(
     '%j is not a domain',
     (d) => {
       expect(domainProblem(d)).toMatch(/is not a domain/);
@@ -264,7 +264,7 @@ describe('settings and run.yaml', () => {
   test('run.yaml keeps the sandbox and the check’s confinement; a bad one is refused', () => {
     const s = {
       ...spec(),
-      sandbox: { network: ['pypi.org'], write: ['/opt/x'] },
+      sandbox: { network: ['pkgs.example.org'], write: ['/opt/x'] },
       paths: { ...spec().paths, bwrap: '/usr/bin/bwrap' },
     };
     const back = specFromDoc(specToDoc(s));

@@ -54,8 +54,8 @@ export const ACCEPTS: Record<Kind, string> = {
   shell: 'expected a shell command, such as "npm test"',
   'junit-path': JUNIT_ACCEPTS,
   domains:
-    'expected a list of domains, e.g. [registry.npmjs.org, "*.github.com"] or ' +
-    '"pypi.org,files.pythonhosted.org"',
+    'expected a list of domains, e.g. [packages.example.com, "*.example.net"] or ' +
+    '"pkgs.example.org,files.example.org"',
   directories: 'expected a list of absolute directory paths (or ~/…), e.g. [~/.cache/pip]',
 };
 

@@ -79,7 +79,7 @@ const DOMAIN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-
 export function domainProblem(entry: string): string | null {
   if (entry.length <= 253 && DOMAIN.test(entry)) return null;
   return (
-    `"${entry.slice(0, 80)}" is not a domain: give host names such as registry.npmjs.org or ` +
-    '*.github.com (no scheme, port or path)'
+    `"${entry.slice(0, 80)}" is not a domain: give host names such as packages.example.com or ` +
+    '*.example.net (no scheme, port or path)'
   );
 }
